@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "notif",
+    products: [
+        .executable(name: "notif", targets: ["notif"]),
+    ],
+    targets: [
+        .target(name: "SharedLogic"),
+        .target(name: "Storage", dependencies: ["SharedLogic"]),
+        .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage"]),
+        .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway"]),
+        .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
+        .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["notif"]),
+    ]
+)

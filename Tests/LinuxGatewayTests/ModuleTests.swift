@@ -1,0 +1,4 @@
+import Testing
+@testable import LinuxGateway
+
+@Test func moduleLoads() { #expect(Bool(true)) }

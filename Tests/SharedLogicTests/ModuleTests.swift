@@ -1,0 +1,4 @@
+import Testing
+@testable import SharedLogic
+
+@Test func moduleLoads() { #expect(Bool(true)) }
