@@ -1,1 +1,4 @@
-print("notif")
+import Glibc
+
+signal(SIGPIPE, SIG_IGN)
+exit(NotifMain.run(Array(CommandLine.arguments.dropFirst())))

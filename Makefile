@@ -1,0 +1,49 @@
+# notif: `make run` sets up and starts notif; `make test` sets up and runs every test.
+SHELL := /bin/bash
+SWIFT ?= swift
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man/man1
+RELEASE := -c release --static-swift-stdlib
+RELEASE_BIN := .build/release/notif
+
+# Debian packages: to build and run notif, and what its tests drive for real.
+RUN_PACKAGES := libncursesw5-dev libnotify-bin tzdata cron
+TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps
+
+.PHONY: run test build release install uninstall deps-run deps-test clean
+
+run: deps-run release
+	@$(RELEASE_BIN) $(ARGS)
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
+
+build:
+	@scripts/require-swift
+	$(SWIFT) build
+
+release:
+	@scripts/require-swift
+	$(SWIFT) build $(RELEASE)
+
+install: deps-run release
+	install -d -m 755 $(BINDIR) $(MANDIR)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/notif
+	install -m 644 doc/notif.1 $(MANDIR)/notif.1
+	@echo "Installed $(BINDIR)/notif. Run \`$(BINDIR)/notif apply\` so scheduled entries use it."
+
+uninstall:
+	rm -f $(BINDIR)/notif $(MANDIR)/notif.1
+
+deps-run:
+	@scripts/require-swift
+	@scripts/install-packages $(RUN_PACKAGES)
+
+deps-test:
+	@scripts/require-swift
+	@scripts/install-packages $(TEST_PACKAGES)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,45 @@
+import SharedLogic
+
+/// Writes a command line the way cron runs it: each word single-quoted for /bin/sh, and every
+/// `%` escaped (cron turns a bare `%` into a newline).
+public enum CronCommand {
+    public static func render(_ argv: [String]) throws(GatewayError) -> String {
+        try argv.map { (word: String) throws(GatewayError) -> String in
+            if word.contains("\n") || word.contains("\r") {
+                throw GatewayError("cannot schedule \(word.debugDescription) with cron: a crontab line cannot hold a newline; install notif to a path without one (make install)")
+            }
+            return escapePercent(shellQuote(word))
+        }.joined(separator: " ")
+    }
+
+    /// `word` as one /bin/sh word: bare when it is plainly safe, else in single quotes.
+    public static func shellQuote(_ word: String) -> String {
+        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:,=@".unicodeScalars.contains($0)
+        }
+        if safe { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    static func escapePercent(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "\\%")
+    }
+
+    /// The five schedule fields for a daily time (`0 9 * * *`).
+    public static func schedule(_ time: DailyTime) -> String { "\(time.minute) \(time.hour) * * *" }
+}
+
+extension String {
+    /// Plain substring replacement (Foundation-free).
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,82 @@
+import SharedLogic
+import Storage
+
+/// Schedules reminders in the user's crontab, inside one managed block. Every change is a
+/// locked read-modify-write through `crontab -l` / `crontab -`; the user's own lines stay as they were.
+public struct CronGateway: LocalNotificationGateway {
+    public let name = "cron"
+    let runner: any ProcessRunner
+    /// A lock file that serialises notif's own crontab edits.
+    let lockPath: String
+    /// Seconds any one crontab call may take.
+    let timeout: Double
+
+    public init(runner: any ProcessRunner, lockPath: String, timeout: Double = 20) {
+        self.runner = runner
+        self.lockPath = lockPath
+        self.timeout = timeout
+    }
+
+    public func installed() throws(GatewayError) -> [String: String] {
+        try CrontabBlock(parsing: readCrontab()).installed
+    }
+
+    public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
+        CrontabBlock.entryPrefix + entry.reminder.id + "\n"
+            + CronCommand.schedule(entry.reminder.time) + " " + (try CronCommand.render(entry.command)) + "\n"
+    }
+
+    public func install(_ entry: ScheduledEntry) throws(GatewayError) {
+        let text = try render(entry)
+        try edit { $0.set(entry.reminder.id, to: text) }
+    }
+
+    public func cancel(_ id: String) throws(GatewayError) {
+        try edit { $0.remove(id) }
+    }
+
+    /// The current crontab text; "no crontab" is empty.
+    func readCrontab() throws(GatewayError) -> String {
+        let result = try call(["crontab", "-l"])
+        if result.succeeded { return result.stdoutText }
+        if result.exitStatus == 1 && result.stderrText.hasPrefix("no crontab for") { return "" }
+        throw GatewayError("`crontab -l` failed (\(result.failureSummary))")
+    }
+
+    private func edit(_ change: (inout CrontabBlock) -> Void) throws(GatewayError) {
+        let lock: HeldLock
+        do {
+            try FileIO.makeDirectory(Posix.directory(of: lockPath))
+            lock = try FileLock.acquire(lockPath)
+        } catch {
+            throw GatewayError(error.description)
+        }
+        defer { lock.release() }
+        let old = try readCrontab()
+        var block = CrontabBlock(parsing: old)
+        change(&block)
+        let new = block.text
+        if new == old { return }
+        if new.isEmpty {
+            let result = try call(["crontab", "-r"])
+            if !result.succeeded && !result.stderrText.hasPrefix("no crontab for") {
+                throw GatewayError("`crontab -r` failed (\(result.failureSummary)); your crontab was not changed")
+            }
+        } else {
+            let result = try call(["crontab", "-"], input: Array(new.utf8))
+            if !result.succeeded {
+                throw GatewayError("`crontab -` failed (\(result.failureSummary)); your crontab was not changed")
+            }
+        }
+    }
+
+    private func call(_ argv: [String], input: [UInt8]? = nil) throws(GatewayError) -> ProcessResult {
+        do {
+            return try runner.run(argv, input: input, environment: [:], timeout: timeout)
+        } catch {
+            throw GatewayError(error.notFound
+                ? "crontab is not installed (Debian: apt install cron)"
+                : error.description)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import Storage
+
+/// Facts about this machine that decide which scheduler can run notif's entries.
+public struct SchedulerProbe: Equatable, Sendable {
+    public var systemdUserManagerRunning: Bool
+    public var cronDaemonRunning: Bool
+    /// nil when `crontab` may be used, else why not.
+    public var crontabProblem: String?
+
+    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?) {
+        self.systemdUserManagerRunning = systemdUserManagerRunning
+        self.cronDaemonRunning = cronDaemonRunning
+        self.crontabProblem = crontabProblem
+    }
+
+    /// Looks at the running machine: no processes started, only a few files read.
+    public static func live(environment lookup: (String) -> String? = Posix.environment) -> SchedulerProbe {
+        let user = Posix.currentUser()
+        let runtime = lookup("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(user.uid)"
+        let systemd = access(Posix.join(runtime, "systemd/private"), F_OK) == 0
+        return SchedulerProbe(
+            systemdUserManagerRunning: systemd,
+            cronDaemonRunning: cronDaemonAlive(),
+            crontabProblem: crontabProblem(user: user.name, path: lookup("PATH")))
+    }
+
+    /// A process named cron/crond: the pid file first, else a scan of /proc.
+    static func cronDaemonAlive() -> Bool {
+        for pidFile in ["/run/crond.pid", "/var/run/crond.pid"] {
+            if let bytes = try? FileIO.read(pidFile, limit: 64),
+               let pid = Int32(String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first ?? ""),
+               isCron(pid) {
+                return true
+            }
+        }
+        guard let dir = opendir("/proc") else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if let pid = Int32(name), isCron(pid) { return true }
+        }
+        return false
+    }
+
+    private static func isCron(_ pid: Int32) -> Bool {
+        guard let bytes = try? FileIO.read("/proc/\(pid)/comm", limit: 64) else { return false }
+        let comm = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        return comm == "cron" || comm == "crond"
+    }
+
+    /// Why this user may not use `crontab` (missing program, cron.allow / cron.deny), or nil.
+    static func crontabProblem(user: String, path: String?) -> String? {
+        let dirs = (path ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
+        guard dirs.contains(where: { access(Posix.join($0, "crontab"), X_OK) == 0 }) else {
+            return "crontab is not installed (Debian: apt install cron)"
+        }
+        if getuid() == 0 { return nil }
+        if let allow = try? FileIO.read("/etc/cron.allow") {
+            return listed(user, in: allow) ? nil : "\(user) is not in /etc/cron.allow"
+        }
+        if let deny = try? FileIO.read("/etc/cron.deny"), listed(user, in: deny) {
+            return "\(user) is listed in /etc/cron.deny"
+        }
+        return nil
+    }
+
+    private static func listed(_ user: String, in bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .contains { $0.trimmingSpaces == user }
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while let first = s.first, first.isWhitespace { s = s.dropFirst() }
+        while let last = s.last, last.isWhitespace { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,148 @@
+import Glibc
+import SharedLogic
+import Storage
+
+/// The result of reconciling the scheduler with the saved settings.
+public struct ApplyOutcome: Sendable {
+    public var preferences: NotificationPreferences
+    public var choice: SchedulerChoice
+    public var report: ApplyReport
+    /// What happened on a previously used scheduler that no longer is the chosen one.
+    public var previous: (scheduler: SchedulerKind, report: ApplyReport)?
+    /// A problem with the settings file worth telling (e.g. it was corrupt and moved aside).
+    public var notice: String?
+
+    public var succeeded: Bool { report.succeeded && (previous?.report.succeeded ?? true) }
+}
+
+/// notif's use cases over real files and schedulers: apply, deliver, test, status. The page and
+/// the command line both go through here.
+public struct ReminderService: Sendable {
+    public let context: NotifContext
+
+    public init(context: NotifContext) { self.context = context }
+
+    static let applyLock = "apply.lock"
+    static let deliverLock = "deliver.lock"
+    static let crontabLock = "crontab.lock"
+
+    // MARK: Schedulers
+
+    /// The schedulers this build can drive.
+    public static let availableSchedulers: Set<SchedulerKind> = [.cron]
+
+    public func schedulerChoice() -> SchedulerChoice {
+        SchedulerDetection.choose(forced: context.forcedScheduler, probe: context.probe(), available: Self.availableSchedulers)
+    }
+
+    public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
+        switch kind {
+        case .cron: return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock))
+        case .systemd, .embedded: return nil
+        }
+    }
+
+    /// What a scheduled entry runs. XDG locations set for this process are passed on, since
+    /// schedulers start jobs without them.
+    public func entry(for reminder: LocalReminder) -> ScheduledEntry {
+        var command: [String] = []
+        let carried = ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
+            context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
+        }
+        if !carried.isEmpty { command = ["/usr/bin/env"] + carried }
+        return ScheduledEntry(reminder: reminder, command: command + [context.executable, "deliver", reminder.id])
+    }
+
+    // MARK: Apply
+
+    /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
+    /// last apply always sees the last saved settings.
+    public func apply() throws(PreferencesError) -> ApplyOutcome {
+        let lock: HeldLock
+        do {
+            lock = try context.state.lock(Self.applyLock)
+        } catch {
+            throw .file(error)
+        }
+        defer { lock.release() }
+        let loaded = try context.store.load()
+        recordSession()
+        let choice = schedulerChoice()
+        let makeEntry = { (reminder: LocalReminder) in entry(for: reminder) }
+        guard let kind = choice.kind, let gateway = gateway(for: kind) else {
+            let reason = choice.warnings.first ?? "no scheduler available"
+            let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), entry: makeEntry)
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, previous: nil, notice: loaded.notice)
+        }
+        var previous: (scheduler: SchedulerKind, report: ApplyReport)?
+        if let recorded = recordedScheduler(), recorded != kind, let old = self.gateway(for: recorded) {
+            // Move off the old scheduler: apply an empty plan there.
+            var nothing = loaded.preferences
+            nothing.pushNotifications = false
+            previous = (recorded, LocalReminders.apply(nothing, gateway: old, entry: makeEntry))
+        }
+        let report = LocalReminders.apply(loaded.preferences, gateway: gateway, entry: makeEntry)
+        if previous?.report.succeeded ?? true {
+            _ = try? context.state.write(StateFiles.schedulerFile, kind.rawValue + "\n")
+        }
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, previous: previous, notice: loaded.notice)
+    }
+
+    /// Remembers this desktop session's bus address for jobs that start without one.
+    func recordSession() {
+        guard let session = SessionEnvironment.capture(context.lookup) else { return }
+        _ = try? context.state.write(StateFiles.sessionFile, session.text)
+    }
+
+    // MARK: Delivery
+
+    /// What `notif deliver ID` does: check the saved settings again, deliver at most once per
+    /// local day, record the outcome in deliveries.jsonl.
+    public func deliver(_ reminder: LocalReminder, kind: DeliveryKind) -> DeliveryRecord {
+        let lock = try? context.state.lock(Self.deliverLock)
+        defer { lock?.release() }
+        let now = context.clock.now()
+        let preferences: NotificationPreferences
+        do {
+            preferences = try context.store.load().preferences
+        } catch {
+            return log(reminder, kind: kind, now: now, .failed, "cannot read settings: \(error)")
+        }
+        let decision: DeliveryDecision = kind == .test
+            ? DeliveryDecision.decideTest(preferences: preferences)
+            : DeliveryDecision.decide(reminder, kind: kind, preferences: preferences,
+                                      lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone)
+        if case .skip(let why) = decision {
+            return log(reminder, kind: kind, now: now, .skipped, why)
+        }
+        let notifier = DesktopNotifier(runner: context.runner)
+        let recorded = (try? context.state.read(StateFiles.sessionFile)).map(SessionEnvironment.init(parsing:))
+        let environments = SessionEnvironment.candidates(current: context.lookup, recorded: recorded, uid: getuid())
+        switch notifier.show(summary: reminder.title, body: reminder.body, environments: environments) {
+        case .success(let how):
+            if kind != .test {
+                let today = context.zone.localDateTime(of: now).date
+                do {
+                    try context.state.recordDelivered(reminder.id, on: today)
+                } catch {
+                    return log(reminder, kind: kind, now: now, .delivered, how + "; could not record the day: \(error)")
+                }
+            }
+            return log(reminder, kind: kind, now: now, .delivered, how)
+        case .failure(let error):
+            return log(reminder, kind: kind, now: now, .failed, error.message)
+        }
+    }
+
+    private func log(_ reminder: LocalReminder, kind: DeliveryKind, now: Instant, _ outcome: DeliveryOutcome, _ detail: String) -> DeliveryRecord {
+        var record = DeliveryRecord(
+            time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
+            reminder: reminder.id, kind: kind, outcome: outcome, detail: detail)
+        do {
+            try context.deliveryLog.append(record)
+        } catch {
+            record.detail += " (not logged: \(error))"
+        }
+        return record
+    }
+}

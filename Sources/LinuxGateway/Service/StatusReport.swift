@@ -1,0 +1,111 @@
+import SharedLogic
+import Storage
+
+/// Everything `notif status` and the page's status area show: settings, scheduler, planned vs
+/// installed entries, whether they agree, the next reminder and the last delivery.
+public struct StatusReport: Sendable {
+    public var preferences: NotificationPreferences
+    public var notice: String?
+    public var choice: SchedulerChoice
+    public var planned: [String]
+    /// Entries found on the chosen scheduler (nil when it could not be read or there is none).
+    public var installed: [String]?
+    /// Planned entries missing or different from what apply would write, and entries not planned.
+    public var outOfSync: [String]
+    public var nextReminder: Instant?
+    /// Why there is no next reminder (`Tips & Updates is off`, `permission needed`...).
+    public var noReminderReason: String?
+    public var lastDelivery: DeliveryRecord?
+    public var warnings: [String]
+
+    public var inSync: Bool { installed != nil && outOfSync.isEmpty }
+}
+
+extension ReminderService {
+    /// Reads the current state without changing anything (apart from moving a corrupt settings file aside).
+    public func status() throws(PreferencesError) -> StatusReport {
+        let loaded = try context.store.load()
+        let preferences = loaded.preferences
+        let choice = schedulerChoice()
+        let planned = LocalReminders.plan(preferences)
+        var warnings = choice.warnings
+        var installed: [String: String]?
+        var outOfSync: [String] = []
+        if let kind = choice.kind, let gateway = gateway(for: kind) {
+            do {
+                let found = try gateway.installed()
+                installed = found
+                for reminder in planned {
+                    let want = try? gateway.render(entry(for: reminder))
+                    if found[reminder.id] == nil {
+                        outOfSync.append("\(reminder.id) is planned but not installed")
+                    } else if found[reminder.id] != want {
+                        outOfSync.append("\(reminder.id) is installed with an old command")
+                    }
+                }
+                for id in found.keys.sorted() where !planned.contains(where: { $0.id == id }) {
+                    outOfSync.append("\(id) is installed but not planned")
+                }
+                for (id, text) in found.sorted(by: { $0.key < $1.key }) where text.contains("/.build/") {
+                    warnings.append("the \(id) entry runs notif from a build folder; run `make install` and then `notif apply` so it points at a stable path")
+                }
+            } catch {
+                warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
+            }
+            if let recorded = recordedScheduler(), recorded != kind {
+                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue)")
+            }
+        } else if !planned.isEmpty {
+            outOfSync.append(contentsOf: planned.map { "\($0.id) is planned but no scheduler can hold it" })
+        }
+
+        let now = context.clock.now()
+        let firing = planned.filter { installed?[$0.id] != nil }
+        let next = firing.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
+        var reason: String?
+        if next == nil {
+            if let first = LocalReminders.all.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
+                reason = block == .preferenceOff || block == .masterSwitchOff ? "off (\(block.message(for: first)))" : block.message(for: first)
+            } else if choice.kind == nil {
+                reason = "no scheduler available"
+            } else {
+                reason = "not scheduled (`notif apply` installs it)"
+            }
+        }
+        let last = try? context.deliveryLog.newest(1) { $0.kind != .test }.first
+        return StatusReport(
+            preferences: preferences, notice: loaded.notice, choice: choice,
+            planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
+            outOfSync: outOfSync, nextReminder: next, noReminderReason: reason,
+            lastDelivery: last ?? nil, warnings: warnings)
+    }
+
+    /// The scheduler the last apply used.
+    public func recordedScheduler() -> SchedulerKind? {
+        (try? context.state.read(StateFiles.schedulerFile))?
+            .split(whereSeparator: \.isNewline).first.flatMap { SchedulerKind(rawValue: String($0)) }
+    }
+
+    /// `status --json`.
+    public func json(_ report: StatusReport) -> JSONValue {
+        let preferences = report.preferences
+        var prefs: [JSONMember] = PreferenceToggle.allCases.map { JSONMember($0.jsonKey, .bool(preferences[$0])) }
+        prefs.insert(JSONMember("sound", .string(preferences.sound.rawValue)), at: prefs.count - 1)
+        prefs.append(JSONMember("onboardingCompleted", .bool(preferences.onboardingCompleted)))
+        return .object([
+            JSONMember("mode", .string(preferences.mode.rawValue)),
+            JSONMember("preferences", .object(prefs)),
+            JSONMember("permission", .string(preferences.permission.rawValue)),
+            JSONMember("scheduler", report.choice.kind.map { .string($0.rawValue) } ?? .null),
+            JSONMember("schedulerForced", .bool(report.choice.forced)),
+            JSONMember("planned", .array(report.planned.map { .string($0) })),
+            JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
+            JSONMember("inSync", .bool(report.inSync)),
+            JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),
+            JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
+            JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
+            JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
+            JSONMember("warnings", .array((report.warnings + (report.notice.map { [$0] } ?? [])).map { .string($0) })),
+        ])
+    }
+}

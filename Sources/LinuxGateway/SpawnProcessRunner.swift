@@ -1,0 +1,184 @@
+import Glibc
+import Storage
+
+/// Runs programs with posix_spawn: pipes for the three standard streams, its own process group
+/// (so a timeout kills helpers it started too), default signal handling, and a hard deadline.
+public struct SpawnProcessRunner: ProcessRunner {
+    /// Output beyond this many bytes per stream is dropped (the child is not blocked).
+    public static let outputLimit = 16 << 20
+
+    public init() {}
+
+    public func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+        precondition(!argv.isEmpty)
+        var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard makePipe(&inPipe) else { throw SpawnError(program: argv[0], code: errno) }
+        guard makePipe(&outPipe) else {
+            closeAll(inPipe)
+            throw SpawnError(program: argv[0], code: errno)
+        }
+        guard makePipe(&errPipe) else {
+            closeAll(inPipe + outPipe)
+            throw SpawnError(program: argv[0], code: errno)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        let cEnv = environment.isEmpty ? nil : Self.environment(applying: environment)
+        defer { cEnv?.forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let rc: Int32
+        if let cEnv {
+            rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        } else {
+            rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, environ)
+        }
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        if rc != 0 {
+            closeAll([inPipe[1], outPipe[0], errPipe[0]])
+            throw SpawnError(program: argv[0], code: rc)
+        }
+        return collect(pid: pid, stdinFD: input == nil ? -1 : inPipe[1], stdoutFD: outPipe[0], stderrFD: errPipe[0],
+                       input: input ?? [], timeout: timeout)
+    }
+
+    private func collect(pid: pid_t, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, input: [UInt8], timeout: Double) -> ProcessResult {
+        var stdinFD = stdinFD, stdoutFD = stdoutFD, stderrFD = stderrFD
+        if stdinFD >= 0 {
+            _ = fcntl(stdinFD, F_SETFL, fcntl(stdinFD, F_GETFL) | O_NONBLOCK)
+            if input.isEmpty { close(stdinFD); stdinFD = -1 }
+        }
+        var written = 0
+        var out: [UInt8] = [], err: [UInt8] = []
+        var status: Int32 = 0
+        var reaped = false
+        var timedOut = false
+        let deadline = Self.monotonicNow() + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+
+        while stdoutFD >= 0 || stderrFD >= 0 || stdinFD >= 0 {
+            var fds: [pollfd] = []
+            if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+            if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+            if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
+            let remaining = deadline - Self.monotonicNow()
+            if remaining <= 0 { timedOut = true; break }
+            // Wake now and then to notice a child that exited while a grandchild holds the pipes.
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 0.05) * 1000) + 1)
+            if ready < 0 && errno != EINTR { break }
+            if ready == 0 {
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    reaped = true
+                    drain(stdoutFD, into: &out, buffer: &buffer)
+                    drain(stderrFD, into: &err, buffer: &buffer)
+                    break
+                }
+                continue
+            }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == stdinFD {
+                    let count = input.withUnsafeBytes { write(stdinFD, $0.baseAddress! + written, $0.count - written) }
+                    if count > 0 { written += count }
+                    if count < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
+                        close(stdinFD); stdinFD = -1
+                    }
+                } else {
+                    let isOut = entry.fd == stdoutFD
+                    let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        if isOut { append(buffer[0..<count], to: &out) } else { append(buffer[0..<count], to: &err) }
+                    } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                        close(entry.fd)
+                        if isOut { stdoutFD = -1 } else { stderrFD = -1 }
+                    }
+                }
+            }
+        }
+        if timedOut {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        for fd in [stdinFD, stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+        if !reaped {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        let termSignal = status & 0x7f
+        return ProcessResult(
+            exitStatus: termSignal == 0 ? (status >> 8) & 0xff : nil,
+            signal: termSignal == 0 ? nil : termSignal,
+            stdout: out, stderr: err, timedOut: timedOut)
+    }
+
+    private func drain(_ fd: Int32, into sink: inout [UInt8], buffer: inout [UInt8]) {
+        guard fd >= 0 else { return }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return }
+            append(buffer[0..<count], to: &sink)
+        }
+    }
+
+    private func append(_ bytes: ArraySlice<UInt8>, to sink: inout [UInt8]) {
+        let room = Self.outputLimit - sink.count
+        if room > 0 { sink.append(contentsOf: bytes.prefix(room)) }
+    }
+
+    /// A pipe whose ends close on exec (the child gets only the dup2'd copies).
+    private func makePipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private func closeAll(_ fds: [Int32]) {
+        for fd in fds where fd >= 0 { close(fd) }
+    }
+
+    /// The process environment with `changes` applied, as a NULL-terminated C array.
+    static func environment(applying changes: [String: String?]) -> [UnsafeMutablePointer<CChar>?] {
+        var result: [UnsafeMutablePointer<CChar>?] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if changes[name] == nil { result.append(strdup(text)) }
+            cursor += 1
+        }
+        for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
+            if let value { result.append(strdup(name + "=" + value)) }
+        }
+        result.append(nil)
+        return result
+    }
+
+    static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,59 @@
+/// Why a delivery was attempted.
+public enum DeliveryKind: String, Sendable, CaseIterable {
+    /// Run by the scheduler at the reminder's time.
+    case scheduled
+    /// Run late, once, for a reminder missed earlier the same day.
+    case catchUp = "catch-up"
+    /// `notif test`: never counts as the day's delivery.
+    case test
+}
+
+/// What came of a delivery attempt.
+public enum DeliveryOutcome: String, Sendable, CaseIterable {
+    case delivered, skipped, failed
+}
+
+/// One line of deliveries.jsonl.
+public struct DeliveryRecord: Equatable, Sendable {
+    /// ISO 8601 with the local offset at the time (`2026-12-01T09:00:02+01:00`).
+    public var time: String
+    /// The local day the attempt counted for.
+    public var day: CivilDate
+    public var reminder: String
+    public var kind: DeliveryKind
+    public var outcome: DeliveryOutcome
+    /// Why it was skipped or failed, or what showed it.
+    public var detail: String
+
+    public init(time: String, day: CivilDate, reminder: String, kind: DeliveryKind, outcome: DeliveryOutcome, detail: String) {
+        self.time = time
+        self.day = day
+        self.reminder = reminder
+        self.kind = kind
+        self.outcome = outcome
+        self.detail = detail
+    }
+
+    public var json: JSONValue {
+        .object([
+            JSONMember("time", .string(time)),
+            JSONMember("day", .string(day.description)),
+            JSONMember("reminder", .string(reminder)),
+            JSONMember("kind", .string(kind.rawValue)),
+            JSONMember("outcome", .string(outcome.rawValue)),
+            JSONMember("detail", .string(detail)),
+        ])
+    }
+
+    /// Reads one log line; nil for lines that are not records (a torn or foreign line is skipped, not fatal).
+    public init?(json: JSONValue) {
+        guard let time = json["time"]?.stringValue,
+              let day = json["day"]?.stringValue.flatMap(CivilDate.init),
+              let reminder = json["reminder"]?.stringValue,
+              let kind = json["kind"]?.stringValue.flatMap(DeliveryKind.init(rawValue:)),
+              let outcome = json["outcome"]?.stringValue.flatMap(DeliveryOutcome.init(rawValue:))
+        else { return nil }
+        self.init(time: time, day: day, reminder: reminder, kind: kind, outcome: outcome,
+                  detail: json["detail"]?.stringValue ?? "")
+    }
+}

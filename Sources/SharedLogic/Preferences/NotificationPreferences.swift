@@ -1,0 +1,40 @@
+/// Everything the Notifications page saves, with the template's defaults.
+public struct NotificationPreferences: Equatable, Sendable {
+    /// The settings.json schema this build writes.
+    public static let schemaVersion = 1
+
+    public var mode: ProjectMode = .guest
+    public var pushNotifications = true
+    public var tipsAndUpdates = false
+    public var queueAlerts = true
+    public var promotions = false
+    public var sound: NotificationSound = .default
+    public var vibration = true
+    public var permission: NotificationPermission = .notDetermined
+    public var onboardingCompleted = false
+    /// The Account server's base URL (`account.server`), when one was set.
+    public var accountServer: String?
+
+    public init() {}
+
+    public subscript(toggle: PreferenceToggle) -> Bool {
+        get {
+            switch toggle {
+            case .pushNotifications: return pushNotifications
+            case .tipsAndUpdates: return tipsAndUpdates
+            case .queueAlerts: return queueAlerts
+            case .promotions: return promotions
+            case .vibration: return vibration
+            }
+        }
+        set {
+            switch toggle {
+            case .pushNotifications: pushNotifications = newValue
+            case .tipsAndUpdates: tipsAndUpdates = newValue
+            case .queueAlerts: queueAlerts = newValue
+            case .promotions: promotions = newValue
+            case .vibration: vibration = newValue
+            }
+        }
+    }
+}

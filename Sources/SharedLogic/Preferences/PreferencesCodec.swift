@@ -1,0 +1,106 @@
+/// Why a settings document was not accepted. `newerVersion` is not corruption: the file belongs
+/// to a newer notif and must be left alone.
+public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case syntax(JSONSyntaxError)
+    case notAnObject(found: String)
+    case wrongType(key: String, expected: String, found: String)
+    case badValue(key: String, value: String, allowed: [String])
+    case newerVersion(Int)
+
+    public var description: String {
+        switch self {
+        case .syntax(let error): return "not valid JSON (\(error))"
+        case .notAnObject(let found): return "the top level is \(found), not an object"
+        case .wrongType(let key, let expected, let found): return "\"\(key)\" is \(found), expected \(expected)"
+        case .badValue(let key, let value, let allowed):
+            return "\"\(key)\" is \"\(value)\", expected one of \(allowed.joined(separator: ", "))"
+        case .newerVersion(let version):
+            return "it has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion))"
+        }
+    }
+}
+
+/// Reads and writes settings.json documents. Keys notif does not know are kept as they were.
+public enum PreferencesCodec {
+    /// Decodes a whole file's bytes. Missing keys take their defaults; present keys must have the right type.
+    public static func decode(_ bytes: [UInt8]) throws(PreferencesDecodingError) -> NotificationPreferences {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw .syntax(error)
+        }
+        return try decode(document)
+    }
+
+    public static func decode(_ document: JSONValue) throws(PreferencesDecodingError) -> NotificationPreferences {
+        guard case .object = document else { throw .notAnObject(found: document.typeDescription) }
+        let migrated = try PreferencesMigration.migrate(document)
+        var prefs = NotificationPreferences()
+        prefs.mode = try enumValue(migrated, "mode", default: prefs.mode)
+        for toggle in PreferenceToggle.allCases {
+            prefs[toggle] = try bool(migrated, toggle.jsonKey, default: prefs[toggle])
+        }
+        prefs.sound = try enumValue(migrated, "sound", default: prefs.sound)
+        prefs.permission = try enumValue(migrated, "permission", default: prefs.permission)
+        prefs.onboardingCompleted = try bool(migrated, "onboardingCompleted", default: false)
+        if let account = migrated["account"] {
+            guard case .object = account else {
+                throw .wrongType(key: "account", expected: "an object", found: account.typeDescription)
+            }
+            if let server = account["server"] {
+                guard let text = server.stringValue else {
+                    throw .wrongType(key: "account.server", expected: "a string", found: server.typeDescription)
+                }
+                prefs.accountServer = text
+            }
+        }
+        return prefs
+    }
+
+    /// The document to write: `original` (the file as last read, if any) with every key notif owns
+    /// set from `preferences`, in place; new keys are appended in the documented order.
+    public static func encode(_ preferences: NotificationPreferences, over original: JSONValue? = nil) -> JSONValue {
+        var doc: JSONValue = original?.objectMembers != nil ? original! : .object([])
+        doc = doc.setting("version", to: .int(NotificationPreferences.schemaVersion))
+        doc = doc.setting("mode", to: .string(preferences.mode.rawValue))
+        for toggle in PreferenceToggle.allCases where toggle != .vibration {
+            doc = doc.setting(toggle.jsonKey, to: .bool(preferences[toggle]))
+        }
+        doc = doc.setting("sound", to: .string(preferences.sound.rawValue))
+        doc = doc.setting("vibration", to: .bool(preferences.vibration))
+        doc = doc.setting("permission", to: .string(preferences.permission.rawValue))
+        doc = doc.setting("onboardingCompleted", to: .bool(preferences.onboardingCompleted))
+        let oldAccount = doc["account"].flatMap { $0.objectMembers != nil ? $0 : nil }
+        var account = oldAccount ?? .object([])
+        if let server = preferences.accountServer {
+            account = account.setting("server", to: .string(server))
+        } else {
+            account = account.removing("server")
+        }
+        if oldAccount != nil || account.objectMembers?.isEmpty == false {
+            doc = doc.setting("account", to: account)
+        }
+        return doc
+    }
+
+    private static func bool(_ doc: JSONValue, _ key: String, default value: Bool) throws(PreferencesDecodingError) -> Bool {
+        guard let found = doc[key] else { return value }
+        guard let b = found.boolValue else {
+            throw .wrongType(key: key, expected: "true or false", found: found.typeDescription)
+        }
+        return b
+    }
+
+    private static func enumValue<E: RawRepresentable & CaseIterable>(
+        _ doc: JSONValue, _ key: String, default value: E
+    ) throws(PreferencesDecodingError) -> E where E.RawValue == String {
+        guard let found = doc[key] else { return value }
+        let allowed = E.allCases.map(\.rawValue)
+        guard let text = found.stringValue else {
+            throw .wrongType(key: key, expected: "one of \(allowed.joined(separator: ", "))", found: found.typeDescription)
+        }
+        guard let result = E(rawValue: text) else { throw .badValue(key: key, value: text, allowed: allowed) }
+        return result
+    }
+}

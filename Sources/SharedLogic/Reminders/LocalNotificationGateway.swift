@@ -1,0 +1,32 @@
+/// What a gateway installs for one planned reminder: when, and the command that delivers it.
+public struct ScheduledEntry: Hashable, Sendable {
+    public let reminder: LocalReminder
+    /// The command's argv, absolute binary path first (`/usr/local/bin/notif deliver tips-and-updates`).
+    public let command: [String]
+
+    public init(reminder: LocalReminder, command: [String]) {
+        self.reminder = reminder
+        self.command = command
+    }
+}
+
+/// A gateway failure, in words a person can act on (it names the command or file at fault).
+public struct GatewayError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A scheduler that can hold notif's daily entries (cron, systemd user timers, the built-in one).
+public protocol LocalNotificationGateway {
+    /// The scheduler's name as `--scheduler` spells it.
+    var name: String { get }
+    /// The entries notif owns there, by reminder id, each as `render` would write it.
+    func installed() throws(GatewayError) -> [String: String]
+    /// The exact text this gateway writes for `entry`, so `apply` can tell current entries from stale ones.
+    func render(_ entry: ScheduledEntry) throws(GatewayError) -> String
+    /// Adds or replaces the entry for `entry.reminder.id`.
+    func install(_ entry: ScheduledEntry) throws(GatewayError)
+    /// Removes the entry for `id`; removing a missing entry is not an error.
+    func cancel(_ id: String) throws(GatewayError)
+}

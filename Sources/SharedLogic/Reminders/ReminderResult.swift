@@ -1,0 +1,37 @@
+/// What `LocalReminders.apply` did for one reminder.
+public enum ReminderResult: Equatable, Sendable {
+    /// Planned and now scheduled (it was missing or stale).
+    case installed
+    /// Not planned and removed from the scheduler.
+    case cancelled
+    /// Nothing to do: planned and already scheduled, or off and not scheduled.
+    case unchanged
+    /// Its toggle is on, but something else keeps it unscheduled.
+    case blocked(BlockReason)
+    case failed(String)
+}
+
+/// The outcome of one reminder in an apply (orphans, ids notif no longer defines, appear too).
+public struct ReminderOutcome: Equatable, Sendable {
+    public let id: String
+    public let result: ReminderResult
+    public init(id: String, result: ReminderResult) {
+        self.id = id
+        self.result = result
+    }
+}
+
+/// Everything one apply did.
+public struct ApplyReport: Equatable, Sendable {
+    public let outcomes: [ReminderOutcome]
+    public init(outcomes: [ReminderOutcome]) { self.outcomes = outcomes }
+
+    public var failures: [ReminderOutcome] {
+        outcomes.filter { if case .failed = $0.result { return true } else { return false } }
+    }
+    public var succeeded: Bool { failures.isEmpty }
+    public var changedAnything: Bool {
+        outcomes.contains { $0.result == .installed || $0.result == .cancelled }
+    }
+    public func result(for id: String) -> ReminderResult? { outcomes.first { $0.id == id }?.result }
+}

@@ -1,0 +1,32 @@
+import Glibc
+
+/// Replaces a file so that readers see the old bytes or the new ones, never a mix, even after a
+/// crash: a 0600 temp file in the same directory, write, fsync, rename over, fsync the directory.
+public enum AtomicFile {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(FileError) {
+        let directory = Posix.directory(of: path)
+        let temp = Posix.join(directory, ".\(Posix.baseName(of: path)).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if fd < 0 { throw FileError("write", path, code: errno) }
+        var failure: FileError?
+        if fchmod(fd, mode) != 0 || !Posix.writeAll(fd, bytes) || fsync(fd) != 0 {
+            failure = FileError("write", path)
+        }
+        if close(fd) != 0 && failure == nil { failure = FileError("write", path) }
+        if failure == nil && rename(temp, path) != 0 { failure = FileError("replace", path) }
+        if let failure {
+            unlink(temp)
+            throw failure
+        }
+        syncDirectory(directory)
+    }
+
+    /// Makes a rename or create in `directory` durable.
+    public static func syncDirectory(_ directory: String) {
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Glibc
+
+/// Reading whole files and making private directories, with errors that name the path.
+public enum FileIO {
+    /// The bytes of the regular file at `path`, or nil when it does not exist.
+    /// A directory, a device, an unreadable file or one over `limit` bytes is an error.
+    public static func read(_ path: String, limit: Int = 4 << 20) throws(FileError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw FileError("read", path)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError("read", path) }
+        let status = FileStatus(info)
+        guard status.kind == .file else {
+            throw FileError("read", path, reason: status.kind == .directory ? "it is a directory, not a file" : "it is not a regular file")
+        }
+        guard status.size <= Int64(limit) else {
+            throw FileError("read", path, code: EFBIG, reason: "it is \(status.size) bytes, over the \(limit)-byte limit")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.size))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError("read", path)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit {
+                throw FileError("read", path, code: EFBIG, reason: "it is over the \(limit)-byte limit")
+            }
+        }
+        return bytes
+    }
+
+    /// Makes `path` and any missing parents; directories notif creates get mode 0700.
+    public static func makeDirectory(_ path: String) throws(FileError) {
+        if let status = try FileStatus.of(path) {
+            guard status.kind == .directory else {
+                throw FileError("create the directory", path, reason: "a file with that name is in the way")
+            }
+            return
+        }
+        let parent = Posix.directory(of: path)
+        if parent != path { try makeDirectory(parent) }
+        if mkdir(path, 0o700) != 0 {
+            if errno == EEXIST, (try? FileStatus.of(path))??.kind == .directory { return }
+            throw FileError("create the directory", path)
+        }
+        chmod(path, 0o700)
+    }
+
+    /// Removes a file; a missing file is fine.
+    public static func remove(_ path: String) throws(FileError) {
+        if unlink(path) != 0 && errno != ENOENT { throw FileError("remove", path) }
+    }
+
+    /// The target of a symlink, made absolute against the link's directory; nil when `path` is not a link.
+    public static func symlinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target.hasPrefix("/") ? target : Posix.join(Posix.directory(of: path), target)
+    }
+
+    /// The absolute path of the running executable.
+    public static func currentExecutable() -> String? {
+        symlinkTarget("/proc/self/exe")
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+
+/// An exclusive `flock` on a lock file. Other notif processes wait for it; the kernel releases it
+/// when the holder exits or dies, so a killed process never leaves a stale lock.
+public enum FileLock {
+    /// Waits for the lock and returns it held.
+    public static func acquire(_ path: String) throws(FileError) -> HeldLock {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw FileError("open the lock file", path) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                let error = FileError("lock", path)
+                close(fd)
+                throw error
+            }
+        }
+        return HeldLock(fd: fd)
+    }
+
+    /// Takes the lock only if nobody holds it; nil when another process does.
+    public static func tryAcquire(_ path: String) throws(FileError) -> HeldLock? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw FileError("open the lock file", path) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw FileError("lock", path, code: code)
+        }
+        return HeldLock(fd: fd)
+    }
+}
+
+/// A lock held until `release()` or deinit.
+public final class HeldLock {
+    private var fd: Int32
+    init(fd: Int32) { self.fd = fd }
+    public func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+    deinit { release() }
+}

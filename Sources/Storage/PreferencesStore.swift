@@ -1,0 +1,167 @@
+import Glibc
+import SharedLogic
+
+/// Settings as read from disk, with the document they came from (so unknown keys survive a rewrite).
+public struct LoadedPreferences: Equatable, Sendable {
+    public var preferences: NotificationPreferences
+    /// The parsed file, or nil when there was none (or it was moved aside).
+    public var document: JSONValue?
+    /// Something the person should be told, e.g. where a corrupt file went.
+    public var notice: String?
+    /// Whether a settings file was there (notif's first start has none).
+    public var fileExisted: Bool { document != nil }
+}
+
+/// A settings problem that stops a command; each message names the file.
+public enum PreferencesError: Error, Equatable, Sendable, CustomStringConvertible {
+    case file(FileError)
+    case newerVersion(path: String, version: Int)
+    case cannotMoveAside(path: String, problem: String, error: FileError)
+
+    public var description: String {
+        switch self {
+        case .file(let error): return error.description
+        case .newerVersion(let path, let version):
+            return "\(path) has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion)); it was left unchanged. Update notif to use it."
+        case .cannotMoveAside(let path, let problem, let error):
+            return "\(path) is not valid (\(problem)) and could not be moved aside (\(error.reason)); fix or remove it"
+        }
+    }
+}
+
+/// settings.json: read with corruption handled, written atomically under a lock, 0600 in a 0700 directory.
+public struct PreferencesStore: Sendable {
+    public let paths: NotifPaths
+    public let clock: any Clock
+
+    public init(paths: NotifPaths, clock: any Clock = SystemClock()) {
+        self.paths = paths
+        self.clock = clock
+    }
+
+    /// The file actually read and written: settings.json, or the file it links to.
+    public var settingsPath: String {
+        var path = paths.settingsFile
+        for _ in 0..<8 {
+            guard let target = FileIO.symlinkTarget(path) else { break }
+            path = target
+        }
+        return path
+    }
+
+    /// The saved settings. A file that does not parse or has wrong types is renamed to
+    /// `settings.json.corrupt-<UTC stamp>` and the defaults are returned with a notice.
+    public func load() throws(PreferencesError) -> LoadedPreferences {
+        let path = settingsPath
+        switch try readAndDecode(path) {
+        case .ok(let loaded):
+            return loaded
+        case .corrupt(let problem, let identity):
+            let lock = try takeLock()
+            defer { lock.release() }
+            // Another process may have moved or replaced it meanwhile: then read again.
+            guard (try? FileStatus.of(path)) == identity else {
+                lock.release()
+                return try load()
+            }
+            return try moveAside(path, problem: problem)
+        }
+    }
+
+    /// Read-modify-write under the settings lock. Writes only when `change` changed something.
+    @discardableResult
+    public func update(_ change: (inout NotificationPreferences) -> Void) throws(PreferencesError) -> (before: LoadedPreferences, after: NotificationPreferences) {
+        try ensureDirectory()
+        let lock = try takeLock()
+        defer { lock.release() }
+        let path = settingsPath
+        var loaded: LoadedPreferences
+        switch try readAndDecode(path) {
+        case .ok(let ok): loaded = ok
+        case .corrupt(let problem, _): loaded = try moveAside(path, problem: problem)
+        }
+        var after = loaded.preferences
+        change(&after)
+        if after != loaded.preferences || !loaded.fileExisted {
+            try write(after, over: loaded.document, to: path)
+        }
+        return (loaded, after)
+    }
+
+    private enum ReadResult {
+        case ok(LoadedPreferences)
+        /// What is wrong, and the file's identity when it was read.
+        case corrupt(String, FileStatus?)
+    }
+
+    private func readAndDecode(_ path: String) throws(PreferencesError) -> ReadResult {
+        let bytes: [UInt8]
+        let identity = try? FileStatus.of(path)
+        do {
+            guard let read = try FileIO.read(path, limit: Self.sizeLimit) else {
+                return .ok(LoadedPreferences(preferences: NotificationPreferences(), document: nil, notice: nil))
+            }
+            bytes = read
+        } catch {
+            if error.code == EFBIG { return .corrupt(error.reason, identity) }
+            throw .file(error)
+        }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            return .corrupt("not valid JSON: \(error)", identity)
+        }
+        do {
+            let preferences = try PreferencesCodec.decode(document)
+            return .ok(LoadedPreferences(preferences: preferences, document: document, notice: nil))
+        } catch {
+            if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
+            return .corrupt(error.description, identity)
+        }
+    }
+
+    /// Settings files notif writes are a few hundred bytes; anything this big is not one.
+    static let sizeLimit = 1 << 20
+
+    private func moveAside(_ path: String, problem: String) throws(PreferencesError) -> LoadedPreferences {
+        let stamp = clock.now().compactUTCStamp
+        var target = path + ".corrupt-" + stamp
+        var suffix = 1
+        while (try? FileStatus.of(target, followLinks: false)) != nil {
+            target = path + ".corrupt-" + stamp + "-\(suffix)"
+            suffix += 1
+        }
+        if rename(path, target) != 0 {
+            throw .cannotMoveAside(path: path, problem: problem, error: FileError("rename", path))
+        }
+        AtomicFile.syncDirectory(Posix.directory(of: path))
+        let notice = "\(path) was not valid (\(problem)); it was moved to \(target) and the defaults are used"
+        return LoadedPreferences(preferences: NotificationPreferences(), document: nil, notice: notice)
+    }
+
+    private func write(_ preferences: NotificationPreferences, over document: JSONValue?, to path: String) throws(PreferencesError) {
+        let text = JSONWriter.pretty(PreferencesCodec.encode(preferences, over: document))
+        do {
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    private func ensureDirectory() throws(PreferencesError) {
+        do {
+            try FileIO.makeDirectory(Posix.directory(of: settingsPath))
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    private func takeLock() throws(PreferencesError) -> HeldLock {
+        do {
+            return try FileLock.acquire(paths.settingsLock)
+        } catch {
+            throw .file(error)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import SharedLogic
+
+/// One command's help: the table `notif --help`, `notif help COMMAND` and the man page share.
+struct CommandSpec {
+    let name: String
+    let usage: String
+    let summary: String
+    let details: String
+
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "status", usage: "notif status [--json]",
+            summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery",
+            details: """
+            Shows the saved settings, the notification permission, the project mode, which scheduler
+            holds notif's entries, what the settings plan and what is installed, whether the two
+            agree, when the next reminder fires (local time) and the last delivery.
+            --json prints one JSON object with the keys mode, preferences, permission, scheduler,
+            planned, installed, inSync, nextReminder (ISO 8601 with offset, or null) and lastDelivery.
+            """),
+        CommandSpec(
+            name: "set", usage: "notif set SETTING VALUE",
+            summary: "change a setting, then apply it",
+            details: """
+            Settings and values:
+            \(Setting.all.map { "  \($0.name.padded(to: 20)) \($0.values.joined(separator: "|"))" }.joined(separator: "\n"))
+            The change is saved at once, then the scheduler is brought in line with the settings.
+            Tips & Updates schedules a daily reminder at 09:00 local time while Push Notifications
+            is on and notifications are allowed (`notif permission grant`). The other settings are
+            saved preferences and never change what is scheduled.
+            """),
+        CommandSpec(
+            name: "permission", usage: "notif permission grant|deny|reset|status",
+            summary: "allow or block notifications (reset asks again next time)",
+            details: """
+            grant   allow notifications; planned reminders are scheduled
+            deny    block notifications; every reminder is cancelled
+            reset   back to "not decided": nothing is scheduled until allowed
+            status  print the current permission
+            """),
+        CommandSpec(
+            name: "apply", usage: "notif apply",
+            summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)",
+            details: """
+            Installs the reminders the settings plan and that are missing, cancels entries that
+            are not planned, and changes nothing when everything already agrees. Run it from a
+            login script or at boot to re-arm reminders; it needs no terminal.
+            """),
+        CommandSpec(
+            name: "deliver", usage: "notif deliver [--catch-up] ID",
+            summary: "what a scheduled entry runs: show reminder ID now if the settings still ask for it",
+            details: """
+            Checks the saved settings again (an entry left behind delivers nothing), shows the
+            reminder at most once per local day through the desktop notification service, and
+            records the outcome in deliveries.jsonl. --catch-up delivers only when today's time
+            has passed and today's reminder was not shown (used after a boot).
+            Reminder ids: \(LocalReminders.all.map(\.id).joined(separator: ", ")).
+            """),
+        CommandSpec(
+            name: "history", usage: "notif history [-n COUNT] [--json]",
+            summary: "recent delivery attempts, newest first",
+            details: """
+            Lists the last COUNT (default 20) delivery attempts from deliveries.jsonl, newest
+            first: time, reminder, outcome and detail. --json prints the records as JSON lines.
+            """),
+        CommandSpec(
+            name: "test", usage: "notif test",
+            summary: "show a test notification now and say whether it worked",
+            details: """
+            Sends a test notification through the same path scheduled reminders use and reports
+            the outcome; exits 1 with the reason when it could not be shown. It is logged, but it
+            does not count as the day's reminder.
+            """),
+        CommandSpec(
+            name: "help", usage: "notif help [COMMAND]",
+            summary: "this help, or one command's",
+            details: "Shows the overview, or the details of COMMAND (same as `notif COMMAND --help`)."),
+    ]
+
+    static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+
+    var helpText: String {
+        "Usage: \(usage)\n\n\(summary.capitalizedFirst).\n\n\(details)\n"
+    }
+
+    static var overview: String {
+        """
+        notif: the Notifications settings page and daily reminders, for the terminal.
+
+        Usage: notif [--scheduler systemd|cron|embedded] [COMMAND [ARGS]]
+
+        Commands:
+        \(all.map { "  \($0.usage.dropFirst(6).padded(to: 38)) \($0.summary)" }.joined(separator: "\n"))
+
+        With no command, notif shows the status.
+
+        Options:
+          --scheduler NAME   use this scheduler (also NOTIF_SCHEDULER): systemd, cron or embedded;
+                             without it notif picks systemd, then cron, then the built-in one
+          -h, --help         show help (after a command: that command's help)
+          -V, --version      show the version
+
+        Files:
+          $XDG_CONFIG_HOME/notif/settings.json   settings (default ~/.config/notif/settings.json)
+          $XDG_STATE_HOME/notif/                 delivery log and state (default ~/.local/state/notif/)
+
+        Exit status: 0 success, 1 failure (the message says what is still true), 2 bad usage.
+        """ + "\n"
+    }
+}
+
+extension StringProtocol {
+    func padded(to width: Int) -> String {
+        let text = String(self)
+        return text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    var capitalizedFirst: String {
+        guard let first else { return "" }
+        return first.uppercased() + dropFirst()
+    }
+}

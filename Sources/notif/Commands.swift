@@ -1,0 +1,215 @@
+import Glibc
+import LinuxGateway
+import SharedLogic
+import Storage
+
+/// Runs one command against a context; each returns the process exit code.
+struct Commands {
+    let context: NotifContext
+    let output: Output
+    var service: ReminderService { ReminderService(context: context) }
+    var presenter: Presenter { Presenter(zone: context.zone, clock: context.clock) }
+
+    func run(_ command: String, _ args: [String]) throws(UsageError) -> ExitCode {
+        switch command {
+        case "status": return try status(args)
+        case "set": return try set(args)
+        case "permission": return try permission(args)
+        case "apply": return try apply(args)
+        case "deliver": return try deliver(args)
+        case "history": return try history(args)
+        case "test": return try test(args)
+        default:
+            throw UsageError(message: "unknown command '\(command)'", command: nil)
+        }
+    }
+
+    // MARK: status
+
+    func status(_ args: [String]) throws(UsageError) -> ExitCode {
+        let json = try flags(args, allowed: ["--json"], command: "status").contains("--json")
+        let report: StatusReport
+        do {
+            report = try service.status()
+        } catch {
+            output.error(error.description)
+            return .failure
+        }
+        if json {
+            output.line(JSONWriter.pretty(service.json(report)).dropLast().description)
+            return .success
+        }
+        if let notice = report.notice { output.warn(notice) }
+        let p = report.preferences
+        var rows: [(String, String)] = [("Mode", p.mode.rawValue)]
+        for setting in Setting.all {
+            var value = setting.value(in: p)
+            if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
+            if setting == .toggle(.tipsAndUpdates) { value += "  daily at \(LocalReminders.tipsAndUpdates.time)" }
+            rows.append((setting.label, value))
+        }
+        rows.append(("Permission", p.permission.rawValue))
+        let scheduler = report.choice.kind.map { $0.rawValue + (report.choice.forced ? " (forced)" : "") } ?? "none"
+        rows.append(("Scheduler", scheduler))
+        rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
+        rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))
+        rows.append(("In sync", report.inSync ? "yes" : "no" + (report.outOfSync.isEmpty ? "" : " (\(report.outOfSync.joined(separator: "; ")))")))
+        rows.append(("Next reminder", report.nextReminder.map {
+            "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
+        } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
+        rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
+        for (label, value) in rows { output.line((label + ":").padded(to: 20) + value) }
+        for warning in report.warnings { output.warn(warning) }
+        return .success
+    }
+
+    // MARK: set / permission / apply
+
+    func set(_ args: [String]) throws(UsageError) -> ExitCode {
+        guard args.count == 2 else {
+            throw UsageError(message: args.count < 2 ? "set needs a SETTING and a VALUE" : "set takes exactly a SETTING and a VALUE", command: "set")
+        }
+        guard let setting = Setting(name: args[0]) else {
+            throw UsageError(message: "unknown setting '\(args[0])'; settings: \(Setting.all.map(\.name).joined(separator: ", "))", command: "set")
+        }
+        guard setting.applying(args[1], to: NotificationPreferences()) != nil else {
+            throw UsageError(message: "'\(args[1])' is not a value for \(setting.name); use \(setting.values.joined(separator: " or "))", command: "set")
+        }
+        return change("\(setting.label): \(args[1])") { setting.applying(args[1], to: $0)! }
+    }
+
+    func permission(_ args: [String]) throws(UsageError) -> ExitCode {
+        guard args.count == 1 else {
+            throw UsageError(message: "permission needs one of grant, deny, reset, status", command: "permission")
+        }
+        let target: NotificationPermission
+        switch args[0] {
+        case "grant": target = .granted
+        case "deny": target = .denied
+        case "reset": target = .notDetermined
+        case "status":
+            do {
+                let loaded = try context.store.load()
+                if let notice = loaded.notice { output.warn(notice) }
+                output.line(loaded.preferences.permission.rawValue)
+                return .success
+            } catch {
+                output.error(error.description)
+                return .failure
+            }
+        default:
+            throw UsageError(message: "unknown permission action '\(args[0])'; use grant, deny, reset or status", command: "permission")
+        }
+        let said = ["granted": "Notifications allowed.", "denied": "Notifications blocked.", "notDetermined": "Permission reset: notif will ask again."]
+        return change(said[target.rawValue]!) { prefs in
+            var copy = prefs
+            copy.permission = target
+            return copy
+        }
+    }
+
+    /// Saves a change, then applies the saved settings and reports both.
+    func change(_ summary: String, _ transform: (NotificationPreferences) -> NotificationPreferences) -> ExitCode {
+        do {
+            let result = try context.store.update { $0 = transform($0) }
+            if let notice = result.before.notice { output.warn(notice) }
+        } catch {
+            output.error("nothing was changed: \(error)")
+            return .failure
+        }
+        output.line(summary)
+        return applyAndReport(afterSave: true)
+    }
+
+    func apply(_ args: [String]) throws(UsageError) -> ExitCode {
+        _ = try flags(args, allowed: [], command: "apply")
+        return applyAndReport(afterSave: false)
+    }
+
+    private func applyAndReport(afterSave: Bool) -> ExitCode {
+        let outcome: ApplyOutcome
+        do {
+            outcome = try service.apply()
+        } catch {
+            output.error((afterSave ? "the setting was saved, but " : "") + "could not apply it: \(error)")
+            return .failure
+        }
+        if let notice = outcome.notice { output.warn(notice) }
+        for warning in outcome.choice.warnings { output.warn(warning) }
+        for line in presenter.applyLines(outcome) { output.line(line) }
+        if !outcome.succeeded {
+            output.error((afterSave ? "the setting was saved, but " : "") + "the scheduler does not match it yet; `notif status` shows what differs and `notif apply` retries")
+            return .failure
+        }
+        return .success
+    }
+
+    // MARK: deliver / test / history
+
+    func deliver(_ args: [String]) throws(UsageError) -> ExitCode {
+        var catchUp = false
+        var ids: [String] = []
+        for arg in args {
+            if arg == "--catch-up" { catchUp = true } else if arg.hasPrefix("-") {
+                throw UsageError(message: "unknown option '\(arg)' for deliver", command: "deliver")
+            } else { ids.append(arg) }
+        }
+        guard ids.count == 1 else { throw UsageError(message: "deliver needs exactly one reminder ID", command: "deliver") }
+        guard let reminder = LocalReminders.reminder(id: ids[0]) else {
+            throw UsageError(message: "unknown reminder '\(ids[0])'; reminders: \(LocalReminders.all.map(\.id).joined(separator: ", "))", command: "deliver")
+        }
+        let record = service.deliver(reminder, kind: catchUp ? .catchUp : .scheduled)
+        output.line(presenter.recordLine(record))
+        return record.outcome == .failed ? .failure : .success
+    }
+
+    func test(_ args: [String]) throws(UsageError) -> ExitCode {
+        _ = try flags(args, allowed: [], command: "test")
+        let record = service.deliver(LocalReminders.testNotification, kind: .test)
+        switch record.outcome {
+        case .delivered:
+            output.line("Test notification \(record.detail).")
+            return .success
+        case .skipped, .failed:
+            output.error("the test notification was not shown: \(record.detail)")
+            return .failure
+        }
+    }
+
+    func history(_ args: [String]) throws(UsageError) -> ExitCode {
+        var limit = 20
+        var json = false
+        var index = 0
+        while index < args.count {
+            switch args[index] {
+            case "--json": json = true
+            case "-n", "--limit":
+                index += 1
+                guard index < args.count, let n = Int(args[index]), n > 0 else {
+                    throw UsageError(message: "-n needs a positive number", command: "history")
+                }
+                limit = n
+            default:
+                throw UsageError(message: "unknown argument '\(args[index])' for history", command: "history")
+            }
+            index += 1
+        }
+        do {
+            let records = try context.deliveryLog.newest(limit)
+            if records.isEmpty && !json { output.line("No deliveries yet.") }
+            for record in records { output.line(json ? JSONWriter.compact(record.json) : presenter.recordLine(record)) }
+            return .success
+        } catch {
+            output.error(error.description)
+            return .failure
+        }
+    }
+
+    /// Checks that `args` are only the given flags.
+    private func flags(_ args: [String], allowed: Set<String>, command: String) throws(UsageError) -> Set<String> {
+        for arg in args where !allowed.contains(arg) {
+            throw UsageError(message: "unexpected argument '\(arg)' for \(command)", command: command)
+        }
+        return Set(args)
+    }
+}

@@ -1,0 +1,46 @@
+import LinuxGateway
+import Storage
+
+/// The command line: parse, dispatch, and turn every outcome into an exit code.
+enum NotifMain {
+    static func run(_ argv: [String], output: Output = Output()) -> Int32 {
+        do {
+            return try dispatch(try Arguments.parse(argv, environment: Posix.environment), output: output).rawValue
+        } catch {
+            output.error(error.message)
+            if let command = error.command, let spec = CommandSpec.named(command) {
+                output.err("Usage: \(spec.usage)\nRun `notif help \(command)` for details.\n")
+            } else {
+                output.err("Run `notif --help` for the commands.\n")
+            }
+            return ExitCode.usage.rawValue
+        }
+    }
+
+    static func dispatch(_ arguments: Arguments, output: Output) throws(UsageError) -> ExitCode {
+        if arguments.version {
+            output.line("notif \(NotifVersion.current)")
+            return .success
+        }
+        var topic: String?
+        if arguments.command == "help" {
+            topic = arguments.rest.first
+            if arguments.rest.count > 1 { throw UsageError(message: "help takes at most one COMMAND", command: "help") }
+        } else if arguments.help {
+            topic = arguments.command
+        }
+        if arguments.command == "help" || arguments.help {
+            guard let topic else {
+                output.out(CommandSpec.overview)
+                return .success
+            }
+            guard let spec = CommandSpec.named(topic) else {
+                throw UsageError(message: "unknown command '\(topic)'", command: nil)
+            }
+            output.out(spec.helpText)
+            return .success
+        }
+        let commands = Commands(context: .live(forcedScheduler: arguments.scheduler), output: output)
+        return try commands.run(arguments.command ?? "status", arguments.rest)
+    }
+}

@@ -1,0 +1,36 @@
+import Glibc
+
+/// Where commands write: stdout for results, stderr for warnings and errors (prefixed `notif:`).
+struct Output {
+    var out: (String) -> Void = { Output.write(1, $0) }
+    var err: (String) -> Void = { Output.write(2, $0) }
+
+    func line(_ text: String = "") { out(text + "\n") }
+    func warn(_ text: String) { err("notif: warning: " + text + "\n") }
+    func error(_ text: String) { err("notif: " + text + "\n") }
+
+    static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+        bytes.removeAll()
+    }
+}
+
+/// Process exit codes: 0 success, 1 failure, 2 bad usage.
+enum ExitCode: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 2
+}
+
+/// A bad command line: the message, and the command whose usage to show.
+struct UsageError: Error {
+    let message: String
+    let command: String?
+}

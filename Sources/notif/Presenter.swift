@@ -1,0 +1,65 @@
+import LinuxGateway
+import SharedLogic
+
+/// Turns apply, delivery and status results into the lines people read.
+struct Presenter {
+    let zone: ZoneRules
+    let clock: any Clock
+
+    /// One line per reminder (and per entry removed from a previous scheduler).
+    func applyLines(_ outcome: ApplyOutcome) -> [String] {
+        var lines: [String] = []
+        let scheduler = outcome.choice.kind?.rawValue ?? "no scheduler"
+        if let previous = outcome.previous {
+            for item in previous.report.outcomes where item.result != .unchanged {
+                lines.append("\(item.id): \(describe(item.result, reminder: nil, scheduler: previous.scheduler.rawValue, preferences: outcome.preferences)) (moving off \(previous.scheduler.rawValue))")
+            }
+        }
+        for item in outcome.report.outcomes {
+            let reminder = LocalReminders.reminder(id: item.id)
+            lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences))")
+        }
+        return lines
+    }
+
+    func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
+        let when = reminder.map { "daily at \($0.time)" } ?? "its entry"
+        var next: String {
+            reminder.map { "; next " + ReminderClock.nextFire(of: $0.time, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
+        }
+        switch result {
+        case .installed: return "scheduled \(when) with \(scheduler)\(next)"
+        case .unchanged:
+            if let reminder, LocalReminders.blockReason(for: reminder, in: preferences) == nil {
+                return "scheduled \(when) with \(scheduler) (unchanged)\(next)"
+            }
+            return "off, nothing scheduled"
+        case .cancelled:
+            let why = reminder.flatMap { LocalReminders.blockReason(for: $0, in: preferences)?.message(for: $0) }
+            return "cancelled" + (why.map { " (\($0))" } ?? "")
+        case .blocked(let reason):
+            return "not scheduled: " + (reminder.map { reason.message(for: $0) } ?? "blocked") + hint(reason)
+        case .failed(let error):
+            return "NOT scheduled: \(error)"
+        }
+    }
+
+    func hint(_ reason: BlockReason) -> String {
+        switch reason {
+        case .permissionNotDetermined: return "; run `notif permission grant` to allow notifications"
+        case .permissionDenied: return "; `notif permission grant` allows them again"
+        case .masterSwitchOff: return "; `notif set push-notifications on` turns it back on"
+        case .accountProject, .preferenceOff: return ""
+        }
+    }
+
+    func recordLine(_ record: DeliveryRecord) -> String {
+        "\(record.time)  \(record.reminder)  \(record.outcome.rawValue)" + (record.kind == .scheduled ? "" : " (\(record.kind.rawValue))")
+            + (record.detail.isEmpty ? "" : ": \(record.detail)")
+    }
+}
+
+extension Instant {
+    /// `Mon 30 Nov 09:00` in `zone`.
+    func shortDisplay(in zone: ZoneRules) -> String { zone.localDateTime(of: self).shortDisplay }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import LinuxGateway
-
-@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,77 @@
+import Foundation
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// A runner that records every call and answers from a script, for checking exact commands.
+final class RecordingRunner: ProcessRunner, @unchecked Sendable {
+    struct Call: Equatable {
+        var argv: [String]
+        var input: String?
+        var environment: [String: String?]
+    }
+    private let lock = NSLock()
+    private var _calls: [Call] = []
+    var calls: [Call] { lock.withLock { _calls } }
+    var argvs: [[String]] { calls.map(\.argv) }
+    let respond: @Sendable (Call) throws(SpawnError) -> ProcessResult
+
+    init(respond: @escaping @Sendable (Call) throws(SpawnError) -> ProcessResult) { self.respond = respond }
+
+    func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+        let call = Call(argv: argv, input: input.map { String(decoding: $0, as: UTF8.self) }, environment: environment)
+        lock.withLock { _calls.append(call) }
+        return try respond(call)
+    }
+}
+
+/// A crontab kept in memory behind `crontab -l` / `crontab -` / `crontab -r`, like the real one.
+final class CrontabStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String?
+    init(_ text: String? = nil) { self.text = text }
+    var current: String? { lock.withLock { text } }
+
+    func respond(_ call: RecordingRunner.Call) -> ProcessResult {
+        lock.withLock {
+            switch call.argv {
+            case ["crontab", "-l"]:
+                guard let text else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
+                return ProcessResult(exitStatus: 0, stdout: Array(text.utf8))
+            case ["crontab", "-"]:
+                let new = call.input ?? ""
+                guard new.hasSuffix("\n") else {
+                    return ProcessResult(exitStatus: 1, stderr: Array("new crontab file is missing newline before EOF, can't install.\n".utf8))
+                }
+                text = new
+                return ProcessResult(exitStatus: 0)
+            case ["crontab", "-r"]:
+                guard text != nil else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
+                text = nil
+                return ProcessResult(exitStatus: 0)
+            default:
+                return ProcessResult(exitStatus: 127, stderr: Array("unexpected \(call.argv)\n".utf8))
+            }
+        }
+    }
+}
+
+/// A private temporary directory removed when released.
+final class Scratch {
+    let path: String
+    init() {
+        path = FileManager.default.temporaryDirectory.path + "/notif-gw-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    var paths: NotifPaths { NotifPaths(home: path, configHome: path + "/config", stateHome: path + "/state") }
+}
+
+struct FixedClock: Clock {
+    var instant: Instant
+    func now() -> Instant { instant }
+}
+
+func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
+    ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"])
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import SharedLogic
-
-@Test func moduleLoads() { #expect(Bool(true)) }

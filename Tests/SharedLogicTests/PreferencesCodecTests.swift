@@ -1,0 +1,103 @@
+import Testing
+@testable import SharedLogic
+
+@Suite struct PreferencesCodecTests {
+    @Test func defaultsMatchTheTemplate() {
+        let p = NotificationPreferences()
+        #expect(p.pushNotifications && !p.tipsAndUpdates && p.queueAlerts && !p.promotions && p.vibration)
+        #expect(p.sound == .default && p.permission == .notDetermined && p.mode == .guest && !p.onboardingCompleted)
+    }
+
+    @Test func documentedExampleDecodes() throws {
+        let text = """
+        { "version": 1, "mode": "account",
+          "pushNotifications": false, "tipsAndUpdates": true, "queueAlerts": false,
+          "promotions": true, "sound": "chime", "vibration": false,
+          "permission": "denied", "onboardingCompleted": true,
+          "account": { "server": "https://example.org" } }
+        """
+        let p = try PreferencesCodec.decode(Array(text.utf8))
+        #expect(p.mode == .account && !p.pushNotifications && p.tipsAndUpdates && !p.queueAlerts)
+        #expect(p.promotions && p.sound == .chime && !p.vibration && p.permission == .denied)
+        #expect(p.onboardingCompleted && p.accountServer == "https://example.org")
+    }
+
+    @Test func missingKeysTakeDefaultsAndVersionlessFilesMigrate() throws {
+        let p = try PreferencesCodec.decode(Array(#"{"tipsAndUpdates": true}"#.utf8))
+        var expected = NotificationPreferences()
+        expected.tipsAndUpdates = true
+        #expect(p == expected)
+        #expect(try PreferencesMigration.version(of: try JSONParser.parse("{}")) == 0)
+        #expect(try PreferencesMigration.migrate(try JSONParser.parse("{}"))["version"] == .int(1))
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "top level is an array"),
+        (#""x""#, "top level is a string"),
+        (#"{"tipsAndUpdates": "yes"}"#, #""tipsAndUpdates" is a string, expected true or false"#),
+        (#"{"pushNotifications": 1}"#, #""pushNotifications" is a number"#),
+        (#"{"sound": "trumpet"}"#, #""sound" is "trumpet", expected one of default, chime, bell, silent"#),
+        (#"{"permission": true}"#, #""permission" is a boolean"#),
+        (#"{"mode": "admin"}"#, #""mode" is "admin""#),
+        (#"{"version": "1"}"#, #""version" is a string"#),
+        (#"{"version": 1.5}"#, #""version" is 1.5"#),
+        (#"{"version": -1}"#, #""version" is -1"#),
+        (#"{"account": "x"}"#, #""account" is a string"#),
+        (#"{"account": {"server": 3}}"#, #""account.server" is a number"#),
+        (#"{"version": 2}"#, "version 2, newer than"),
+    ])
+    func wrongTypesAreNamed(text: String, message: String) {
+        #expect {
+            try PreferencesCodec.decode(Array(text.utf8))
+        } throws: { error in
+            (error as? PreferencesDecodingError)?.description.contains(message) == true
+        }
+    }
+
+    @Test func futureVersionIsItsOwnError() {
+        #expect(throws: PreferencesDecodingError.newerVersion(7)) {
+            try PreferencesCodec.decode(Array(#"{"version": 7, "whatever": []}"#.utf8))
+        }
+    }
+
+    @Test func encodingKeepsUnknownKeysAndTheirOrder() throws {
+        let original = try JSONParser.parse(#"{"zeta": [1, {"deep": "x"}], "tipsAndUpdates": false, "custom": 12.50, "account": {"server": "https://a", "extra": 1}}"#)
+        var p = try PreferencesCodec.decode(original)
+        p.tipsAndUpdates = true
+        p.sound = .bell
+        let doc = PreferencesCodec.encode(p, over: original)
+        let keys = doc.objectMembers!.map(\.key)
+        #expect(Array(keys.prefix(4)) == ["zeta", "tipsAndUpdates", "custom", "account"])
+        #expect(doc["zeta"] == original["zeta"])
+        #expect(doc["custom"] == .number("12.50"))
+        #expect(doc["account"]?["extra"] == .int(1))
+        #expect(doc["account"]?["server"] == .string("https://a"))
+        #expect(try PreferencesCodec.decode(doc) == p)
+        #expect(JSONWriter.pretty(doc).contains("\"custom\": 12.50"))
+    }
+
+    @Test func freshDocumentHasEveryDocumentedKeyInOrder() {
+        let doc = PreferencesCodec.encode(NotificationPreferences())
+        #expect(doc.objectMembers!.map(\.key) == [
+            "version", "mode", "pushNotifications", "tipsAndUpdates", "queueAlerts", "promotions",
+            "sound", "vibration", "permission", "onboardingCompleted",
+        ])
+    }
+
+    @Test func everySettingRoundTripsThroughJSON() throws {
+        for setting in Setting.all {
+            for value in setting.values {
+                let p = try #require(setting.applying(value, to: NotificationPreferences()))
+                let back = try PreferencesCodec.decode(Array(JSONWriter.pretty(PreferencesCodec.encode(p)).utf8))
+                #expect(setting.value(in: back) == value)
+            }
+            #expect(setting.applying("nonsense", to: NotificationPreferences()) == nil)
+        }
+    }
+
+    @Test func soundCyclesBothWays() {
+        #expect(NotificationSound.default.cycled(by: 1) == .chime)
+        #expect(NotificationSound.silent.cycled(by: 1) == .default)
+        #expect(NotificationSound.default.cycled(by: -1) == .silent)
+    }
+}

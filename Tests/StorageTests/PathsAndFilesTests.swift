@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import SharedLogic
+@testable import Storage
+
+@Suite struct NotifPathsTests {
+    @Test func xdgValuesAreUsedWhenAbsolute() {
+        let env = ["HOME": "/home/u", "XDG_CONFIG_HOME": "/cfg", "XDG_STATE_HOME": "/st"]
+        let paths = NotifPaths.fromEnvironment { env[$0] }
+        #expect(paths.settingsFile == "/cfg/notif/settings.json")
+        #expect(paths.deliveryLog == "/st/notif/deliveries.jsonl")
+    }
+
+    @Test func relativeXDGValuesAreIgnored() {
+        let env = ["HOME": "/home/u", "XDG_CONFIG_HOME": "cfg", "XDG_STATE_HOME": ""]
+        let paths = NotifPaths.fromEnvironment { env[$0] }
+        #expect(paths.settingsFile == "/home/u/.config/notif/settings.json")
+        #expect(paths.stateDirectory == "/home/u/.local/state/notif")
+    }
+}
+
+@Suite struct AtomicFileTests {
+    @Test func replacesContentWithMode0600AndLeavesNoTemp() throws {
+        let dir = TempDir()
+        let path = dir.path + "/f"
+        try AtomicFile.write(Array("one".utf8), to: path)
+        try AtomicFile.write(Array("two".utf8), to: path)
+        #expect(dir.read("f") == "two")
+        #expect(dir.mode("f") == 0o600)
+        #expect(dir.list("") == ["f"])
+    }
+
+    @Test func failureNamesThePath() {
+        #expect {
+            try AtomicFile.write([1], to: "/nonexistent-dir-xyz/f")
+        } throws: { "\($0)".contains("/nonexistent-dir-xyz/f") }
+    }
+}
+
+@Suite struct DeliveryLogTests {
+    func record(_ i: Int, kind: DeliveryKind = .scheduled) -> DeliveryRecord {
+        DeliveryRecord(time: "2026-12-01T09:00:\(i % 60 < 10 ? "0" : "")\(i % 60)+01:00", day: CivilDate(year: 2026, month: 12, day: 1),
+                       reminder: "tips-and-updates", kind: kind, outcome: .delivered, detail: "n\(i)")
+    }
+
+    @Test func newestFirstAcrossChunkBoundaries() throws {
+        let dir = TempDir()
+        let log = DeliveryLog(path: dir.path + "/state/deliveries.jsonl")
+        for i in 0..<1000 { try log.append(record(i)) }
+        let newest = try log.newest(3)
+        #expect(newest.map(\.detail) == ["n999", "n998", "n997"])
+        #expect(try log.newest(5000).count == 1000)
+        #expect(try log.newest(1000).last?.detail == "n0")
+        #expect(dir.mode("state/deliveries.jsonl") == 0o600)
+    }
+
+    @Test func tornAndForeignLinesAreSkipped() throws {
+        let dir = TempDir()
+        let log = DeliveryLog(path: dir.path + "/d.jsonl")
+        try log.append(record(1))
+        let handle = FileHandle(forWritingAtPath: dir.path + "/d.jsonl")!
+        handle.seekToEndOfFile()
+        handle.write(Data("not json\n{\"time\": 3}\n{\"half\": ".utf8))
+        handle.closeFile()
+        try log.append(record(2))
+        #expect(try log.newest(10).map(\.detail) == ["n2", "n1"])
+    }
+
+    @Test func filterSkipsTests() throws {
+        let dir = TempDir()
+        let log = DeliveryLog(path: dir.path + "/d.jsonl")
+        try log.append(record(1))
+        try log.append(record(2, kind: .test))
+        #expect(try log.newest(1) { $0.kind != .test }.first?.detail == "n1")
+        #expect(try DeliveryLog(path: dir.path + "/missing").newest(5).isEmpty)
+    }
+}
+
+@Suite struct StateFilesTests {
+    @Test func writesOnlyWhenChanged() throws {
+        let dir = TempDir()
+        let state = StateFiles(paths: dir.paths)
+        #expect(try state.write("scheduler", "cron\n"))
+        #expect(try !state.write("scheduler", "cron\n"))
+        #expect(try state.read("scheduler") == "cron\n")
+        #expect(dir.mode("state/notif") == 0o700)
+        #expect(dir.mode("state/notif/scheduler") == 0o600)
+    }
+
+    @Test func lastDeliveredDays() throws {
+        let dir = TempDir()
+        let state = StateFiles(paths: dir.paths)
+        #expect(state.lastDelivered().isEmpty)
+        try state.recordDelivered("tips-and-updates", on: CivilDate(year: 2026, month: 12, day: 1))
+        #expect(state.lastDelivered() == ["tips-and-updates": CivilDate(year: 2026, month: 12, day: 1)])
+    }
+}
+
+@Suite struct FileLockTests {
+    @Test func aHeldLockBlocksOthersUntilReleased() throws {
+        let dir = TempDir()
+        let lock = try FileLock.acquire(dir.path + "/l")
+        #expect(try FileLock.tryAcquire(dir.path + "/l") == nil)
+        lock.release()
+        #expect(try FileLock.tryAcquire(dir.path + "/l") != nil)
+    }
+}
