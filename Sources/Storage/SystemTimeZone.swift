@@ -1,0 +1,95 @@
+import Glibc
+import SharedLogic
+
+/// Finds the machine's time zone the way glibc interprets `TZ`.
+///
+/// - `TZ` unset: `/etc/localtime`.
+/// - `TZ` empty: UTC.
+/// - A leading `:` is dropped.
+/// - An absolute path names a TZif file directly.
+/// - Otherwise a TZif file under `$TZDIR` (or `/usr/share/zoneinfo`); names containing `..` are refused.
+/// - If no such file can be read, the value is parsed as a POSIX TZ string (`EST5EDT,M3.2.0,M11.1.0`).
+/// - If nothing works, UTC.
+public enum SystemTimeZone {
+    /// Default TZif directory when `TZDIR` is unset or empty.
+    public static let defaultZoneInfoDirectory = "/usr/share/zoneinfo"
+    /// The file glibc reads when `TZ` is unset.
+    public static let localTimeFile = "/etc/localtime"
+    /// Largest TZif file accepted (real ones are a few KiB).
+    static let maximumFileSize = 1 << 20
+
+    /// The zone for this process, from its `TZ` and `TZDIR` environment variables.
+    public static func current() -> ZoneRules {
+        current(environment: environmentValue("TZ"), zoneInfoDirectory: environmentValue("TZDIR"))
+    }
+
+    /// The zone a process would use with `TZ` set to `tz` (`nil` = unset).
+    /// - Parameter zoneInfoDirectory: the `TZDIR` value; `nil` or empty means `/usr/share/zoneinfo`.
+    public static func current(environment tz: String?, zoneInfoDirectory: String? = nil) -> ZoneRules {
+        guard var spec = tz else {
+            return readZoneFile(localTimeFile, name: nameOfLocalTimeFile()) ?? .utc
+        }
+        if spec.hasPrefix(":") { spec.removeFirst() }
+        if spec.isEmpty { return .utc }
+        if let file = zoneFilePath(for: spec, zoneInfoDirectory: zoneInfoDirectory),
+           let rules = readZoneFile(file, name: spec) {
+            return rules
+        }
+        return ZoneRules(posix: spec) ?? .utc
+    }
+
+    /// Where the TZif file for `spec` would be, or nil for names refused outright.
+    static func zoneFilePath(for spec: String, zoneInfoDirectory: String?) -> String? {
+        if spec.hasPrefix("/") { return spec }
+        if spec.contains("..") { return nil }
+        var directory = zoneInfoDirectory ?? ""
+        if directory.isEmpty { directory = defaultZoneInfoDirectory }
+        return directory.hasSuffix("/") ? directory + spec : directory + "/" + spec
+    }
+
+    /// The zone in TZif file `path`, or nil if it cannot be read or parsed.
+    static func readZoneFile(_ path: String, name: String) -> ZoneRules? {
+        guard let bytes = readFile(path, limit: maximumFileSize) else { return nil }
+        return try? ZoneRules(tzif: bytes, name: name)
+    }
+
+    /// Up to `limit` bytes of a regular file; nil on any error or if the file is larger.
+    static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > limit { return nil }
+        }
+    }
+
+    /// `America/New_York` when `/etc/localtime` links into a zoneinfo tree, else `localtime`.
+    static func nameOfLocalTimeFile() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+            guard let base = pointer.baseAddress else { return -1 }
+            return readlink(localTimeFile, base, pointer.count)
+        }
+        guard length > 0, length < buffer.count else { return "localtime" }
+        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let parts = target.split(separator: "/")
+        guard let marker = parts.lastIndex(of: "zoneinfo"), marker + 1 < parts.count else { return "localtime" }
+        return parts[(marker + 1)...].joined(separator: "/")
+    }
+
+    private static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+}
