@@ -7,13 +7,19 @@ public struct DeliveryLog: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// Appends one record as a single `write` on an O_APPEND descriptor, then fsyncs.
+    /// Appends one record as a single `write` on an O_APPEND descriptor, then fsyncs. A torn
+    /// last line (from a crash) is ended first so it cannot swallow the new record.
     public func append(_ record: DeliveryRecord) throws(FileError) {
         try FileIO.makeDirectory(Posix.directory(of: path))
-        let line = Array((JSONWriter.compact(record.json) + "\n").utf8)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        var line = Array((JSONWriter.compact(record.json) + "\n").utf8)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 { throw FileError("append to", path) }
         defer { close(fd) }
+        let size = lseek(fd, 0, SEEK_END)
+        var last: UInt8 = 0
+        if size > 0, pread(fd, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            line.insert(UInt8(ascii: "\n"), at: 0)
+        }
         guard Posix.writeAll(fd, line), fsync(fd) == 0 else { throw FileError("append to", path) }
     }
 

@@ -4,7 +4,7 @@ import SharedLogic
 @testable import Storage
 
 @Suite struct PreferencesStoreTests {
-    let clock = FixedClock(instant: Instant(seconds: 1_796_025_600)) // 2026-12-01T08:00:00Z
+    let clock = FixedClock(instant: Instant(seconds: 1_796_112_000)) // 2026-12-01T08:00:00Z
 
     @Test func missingFileGivesDefaultsAndWritesNothing() throws {
         let dir = TempDir()

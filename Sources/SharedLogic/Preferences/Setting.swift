@@ -3,7 +3,11 @@ public enum Setting: Equatable, Sendable {
     case toggle(PreferenceToggle)
     case sound
 
-    public static let all: [Setting] = PreferenceToggle.allCases.map { .toggle($0) } + [.sound]
+    /// In page order: Push Notifications, Tips & Updates, Queue alerts, Promotions, Sound, Vibration.
+    public static let all: [Setting] = [
+        .toggle(.pushNotifications), .toggle(.tipsAndUpdates), .toggle(.queueAlerts), .toggle(.promotions),
+        .sound, .toggle(.vibration),
+    ]
 
     /// The command-line name (`tips-and-updates`, `sound`).
     public var name: String {

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import SharedLogic
+@testable import LinuxGateway
+
+@Suite struct CronGatewayCallTests {
+    func gateway(_ store: CrontabStore, scratch: Scratch) -> (CronGateway, RecordingRunner) {
+        let runner = RecordingRunner { store.respond($0) }
+        return (CronGateway(runner: runner, lockPath: scratch.path + "/crontab.lock"), runner)
+    }
+
+    @Test func installOnAnEmptyCrontabReadsThenWritesTheBlock() throws {
+        let scratch = Scratch()
+        let store = CrontabStore()
+        let (cron, runner) = gateway(store, scratch: scratch)
+        #expect(try cron.installed().isEmpty)
+        try cron.install(tipsEntry())
+        #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-l"], ["crontab", "-"]])
+        #expect(store.current == """
+            \(CrontabBlock.beginMarker)
+            # notif reminder: tips-and-updates
+            0 9 * * * /usr/local/bin/notif deliver tips-and-updates
+            \(CrontabBlock.endMarker)
+
+            """)
+    }
+
+    @Test func aNoOpApplyRunsOneCrontabListAndNothingElse() throws {
+        let scratch = Scratch()
+        let store = CrontabStore("MAILTO=\"\"\n")
+        let (cron, runner) = gateway(store, scratch: scratch)
+        var p = NotificationPreferences()
+        p.tipsAndUpdates = true
+        p.permission = .granted
+        _ = LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() })
+        let before = runner.calls.count
+        let report = LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() })
+        #expect(report.result(for: "tips-and-updates") == .unchanged)
+        #expect(runner.argvs.dropFirst(before) == [["crontab", "-l"]])
+    }
+
+    @Test func cancellingTheLastEntryRemovesTheCrontabWhenTheUserHadNone() throws {
+        let scratch = Scratch()
+        let store = CrontabStore()
+        let (cron, runner) = gateway(store, scratch: scratch)
+        try cron.install(tipsEntry())
+        try cron.cancel("tips-and-updates")
+        #expect(runner.argvs.suffix(2) == [["crontab", "-l"], ["crontab", "-r"]])
+        #expect(store.current == nil)
+    }
+
+    @Test func cancellingKeepsTheUsersLinesExactly() throws {
+        let scratch = Scratch()
+        let user = "# mine\nMAILTO=\"\"\n\n*/5 * * * * echo 100% done\n"
+        let store = CrontabStore(user)
+        let (cron, _) = gateway(store, scratch: scratch)
+        try cron.install(tipsEntry())
+        #expect(store.current?.hasPrefix(user) == true)
+        try cron.cancel("tips-and-updates")
+        #expect(store.current == user)
+    }
+
+    @Test func cancellingWhatIsNotThereWritesNothing() throws {
+        let scratch = Scratch()
+        let store = CrontabStore("x\n")
+        let (cron, runner) = gateway(store, scratch: scratch)
+        try cron.cancel("tips-and-updates")
+        #expect(runner.argvs == [["crontab", "-l"]])
+    }
+
+    @Test func failuresCarryCrontabsOwnWords() {
+        let scratch = Scratch()
+        let runner = RecordingRunner { call in
+            if call.argv == ["crontab", "-l"] { return ProcessResult(exitStatus: 0, stdout: Array("a\n".utf8)) }
+            return ProcessResult(exitStatus: 1, stderr: Array("You (x) are not allowed to use this program (crontab)\n".utf8))
+        }
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        #expect {
+            try cron.install(tipsEntry())
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("not allowed to use this program") && text.contains("was not changed")
+        }
+    }
+
+    @Test func aListingFailureIsNotMistakenForAnEmptyCrontab() {
+        let scratch = Scratch()
+        let runner = RecordingRunner { _ in ProcessResult(exitStatus: 1, stderr: Array("cannot open spool\n".utf8)) }
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        #expect { try cron.installed() } throws: { "\($0)".contains("cannot open spool") }
+        #expect(throws: GatewayError.self) { try cron.install(tipsEntry()) }
+        #expect(!runner.argvs.contains(["crontab", "-"]))
+    }
+
+    @Test func aMissingCrontabProgramSaysWhatToInstall() {
+        let scratch = Scratch()
+        let runner = RecordingRunner { call throws(SpawnError) in throw SpawnError(program: call.argv[0], code: ENOENT) }
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        #expect { try cron.installed() } throws: { "\($0)".contains("apt install cron") }
+    }
+}
+
+/// The same gateway against the real `crontab` of a throwaway user.
+@Suite(.enabled(if: getuid() == 0, "needs root to create a throwaway user"), .serialized)
+struct CronGatewayRealCrontabTests {
+    @Test func installReinstallAndCancelOnTheRealCrontab() throws {
+        let user = try ThrowawayUser.make("notif-tgw")
+        let user_lines = "# my own line with 50% and 'quotes'\nMAILTO=\"\"\n\n17 3 * * * /bin/true # keep\n"
+        try user.setCrontab(user_lines)
+        let scratch = Scratch()
+        let cron = CronGateway(runner: AsUserRunner(user: user.name), lockPath: scratch.path + "/l")
+        try cron.install(tipsEntry("/opt/my tools/50%/notif"))
+        let installed = try user.crontab()
+        #expect(installed.hasPrefix(user_lines))
+        #expect(installed.contains(#"0 9 * * * '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
+        #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
+        try cron.install(tipsEntry("/usr/bin/notif"))
+        #expect(try user.crontab().components(separatedBy: "deliver tips-and-updates").count == 2)
+        try cron.cancel("tips-and-updates")
+        #expect(try user.crontab() == user_lines)
+        try user.setCrontab(nil)
+        try cron.install(tipsEntry())
+        try cron.cancel("tips-and-updates")
+        #expect(try user.crontab() == "")
+        #expect(user.hasNoCrontab)
+    }
+}

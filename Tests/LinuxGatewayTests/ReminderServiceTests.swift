@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// The service over real files in a scratch directory, with crontab and notify-send answered by a script.
+struct ServiceFixture {
+    let scratch = Scratch()
+    let crontab = CrontabStore()
+    let runner: RecordingRunner
+    var clock: FixedClock
+    var environment: [String: String] = [:]
+    var notifyFails = false
+
+    init(now: String = "2026-12-01T09:00:05+01:00", notifyFails: Bool = false) {
+        let crontab = self.crontab
+        runner = RecordingRunner { call in
+            if call.argv.first == "notify-send" {
+                return notifyFails ? ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8))
+                                   : ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
+            }
+            return crontab.respond(call)
+        }
+        clock = FixedClock(instant: ISO8601.parse(now)!)
+        self.notifyFails = notifyFails
+    }
+
+    var service: ReminderService {
+        let env = environment
+        let zone = try! ZoneRules(tzif: Array(FileManager.default.contents(atPath: "/usr/share/zoneinfo/Europe/Berlin")!), name: "Europe/Berlin")
+        return ReminderService(context: NotifContext(
+            paths: scratch.paths, clock: clock, zone: zone, runner: runner,
+            lookup: { env[$0] }, forcedScheduler: .cron,
+            probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil) },
+            executable: "/usr/local/bin/notif"))
+    }
+
+    func save(_ change: (inout NotificationPreferences) -> Void) throws {
+        try service.context.store.update(change)
+    }
+
+    var notifications: Int { runner.argvs.filter { $0.first == "notify-send" }.count }
+}
+
+@Suite struct ReminderServiceTests {
+    @Test func applyInstallsOnCronAndRecordsTheSession() throws {
+        var fixture = ServiceFixture()
+        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/bus-1", "DISPLAY": ":5"]
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let outcome = try fixture.service.apply()
+        #expect(outcome.report.result(for: "tips-and-updates") == .installed)
+        #expect(fixture.crontab.current?.contains("0 9 * * * /usr/local/bin/notif deliver tips-and-updates") == true)
+        let session = try fixture.service.context.state.read(StateFiles.sessionFile)
+        #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus-1\nDISPLAY=:5\n")
+        #expect(try fixture.service.context.state.read(StateFiles.schedulerFile) == "cron\n")
+    }
+
+    @Test func customXDGDirectoriesTravelWithTheEntry() throws {
+        var fixture = ServiceFixture()
+        fixture.environment = ["XDG_CONFIG_HOME": "/srv/my cfg", "XDG_STATE_HOME": "relative/ignored"]
+        let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
+        #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "tips-and-updates"])
+    }
+
+    @Test func deliversOncePerLocalDay() throws {
+        var fixture = ServiceFixture()
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        let second = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+        #expect(second.outcome == .delivered, "\(second)")
+        #expect(second.day.description == "2026-12-01")
+        #expect(second.time == "2026-12-01T09:00:05+01:00")
+        let third = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+        #expect(third.outcome == .skipped && third.detail.contains("already delivered today"))
+        #expect(fixture.notifications == 1)
+        // The next local day delivers again.
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-02T09:00:00+01:00")!)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .delivered)
+        let log = try fixture.service.context.deliveryLog.newest(10)
+        #expect(log.map(\.outcome) == [.delivered, .skipped, .delivered])
+    }
+
+    @Test func aStaleEntryDeliversNothing() throws {
+        var fixture = ServiceFixture()
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        for change: (inout NotificationPreferences) -> Void in [
+            { $0.tipsAndUpdates = false; $0.permission = .granted },
+            { $0.tipsAndUpdates = true; $0.pushNotifications = false },
+            { $0.pushNotifications = true; $0.permission = .denied },
+            { $0.permission = .granted; $0.mode = .account },
+        ] {
+            try fixture.save(change)
+            let record = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+            #expect(record.outcome == .skipped)
+        }
+        #expect(fixture.notifications == 0)
+    }
+
+    @Test func aFailedDeliveryIsRecordedWithTheReasonAndCanBeRetried() throws {
+        var fixture = ServiceFixture(notifyFails: true)
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let record = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+        #expect(record.outcome == .failed && record.detail.contains("no server"))
+        #expect(fixture.service.context.state.lastDelivered().isEmpty)
+    }
+
+    @Test func testNotificationsDoNotCountAsTheDaysReminder() throws {
+        var fixture = ServiceFixture()
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        #expect(fixture.service.deliver(LocalReminders.testNotification, kind: .test).outcome == .delivered)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .delivered)
+        #expect(try fixture.service.status().lastDelivery?.kind == .scheduled)
+        try fixture.save { $0.permission = .denied }
+        #expect(fixture.service.deliver(LocalReminders.testNotification, kind: .test).outcome == .skipped)
+    }
+
+    @Test func catchUpOnlyAfterTodaysTimeAndOnlyOnce() throws {
+        var fixture = ServiceFixture(now: "2026-12-01T08:30:00+01:00")
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .skipped)
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T15:00:00+01:00")!)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .delivered)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .skipped)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .skipped)
+    }
+
+    @Test func statusReportsPlanInstalledSyncAndNextReminder() throws {
+        let fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        var status = try fixture.service.status()
+        #expect(status.planned == ["tips-and-updates"] && status.installed == [] && !status.inSync)
+        #expect(status.nextReminder == nil)
+        _ = try fixture.service.apply()
+        status = try fixture.service.status()
+        #expect(status.inSync && status.installed == ["tips-and-updates"])
+        #expect(status.nextReminder.map { ISO8601.format($0, in: fixture.service.context.zone) } == "2026-12-02T09:00:00+01:00")
+        let json = fixture.service.json(status)
+        #expect(json["nextReminder"] == .string("2026-12-02T09:00:00+01:00"))
+        #expect(json["inSync"] == .bool(true))
+        for key in ["mode", "preferences", "permission", "scheduler", "planned", "installed", "inSync", "nextReminder", "lastDelivery"] {
+            #expect(json[key] != nil, "missing \(key)")
+        }
+        try fixture.save { $0.permission = .denied }
+        status = try fixture.service.status()
+        #expect(!status.inSync && status.noReminderReason == "notifications are blocked (permission denied)")
+    }
+
+    @Test func statusWarnsAboutEntriesInABuildFolder() throws {
+        let fixture = ServiceFixture()
+        let block = "\(CrontabBlock.beginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker)\n"
+        _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: block, environment: [:]))
+        let status = try fixture.service.status()
+        #expect(status.warnings.contains { $0.contains("build folder") })
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+@testable import LinuxGateway
+
+@Suite struct SessionEnvironmentTests {
+    @Test func capturesOnlyInsideASession() {
+        #expect(SessionEnvironment.capture { _ in nil } == nil)
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0", "HOME": "/h"]
+        let session = SessionEnvironment.capture { env[$0] }
+        #expect(session?.values == ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0"])
+        #expect(SessionEnvironment(parsing: session!.text) == session)
+    }
+
+    @Test func parsingIgnoresForeignNames() {
+        let parsed = SessionEnvironment(parsing: "LD_PRELOAD=/evil.so\nDISPLAY=:1\ngarbage\n")
+        #expect(parsed.values == ["DISPLAY": ":1"])
+    }
+
+    @Test func candidatesInOrderAndSkipsDeadSockets() {
+        let recorded = SessionEnvironment(values: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/dbus-abc,guid=1", "DISPLAY": ":3"])
+        let none: (String) -> String? = { _ in nil }
+        let all = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { _ in true }
+        #expect(all.map(\.source) == ["the recorded session", "the user bus"])
+        #expect(all[0].changes["DISPLAY"] == .some(":3"))
+        #expect(all[1].changes["DBUS_SESSION_BUS_ADDRESS"] == .some("unix:path=/run/user/1000/bus"))
+        let deadRecorded = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { $0 != "/tmp/dbus-abc" }
+        #expect(deadRecorded.map(\.source) == ["the user bus"])
+        let inSession = SessionEnvironment.candidates(current: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:abstract=/tmp/x" : nil },
+                                                      recorded: nil, uid: 1000) { _ in false }
+        #expect(inSession.map(\.source) == ["this session"])
+        #expect(SessionEnvironment.candidates(current: none, recorded: nil, uid: 1000) { _ in false }.isEmpty)
+    }
+}
+
+@Suite struct SchedulerDetectionTests {
+    let all: Set<SchedulerKind> = [.systemd, .cron, .embedded]
+
+    @Test func prefersSystemdThenCronThenEmbedded() {
+        let everything = SchedulerProbe(systemdUserManagerRunning: true, cronDaemonRunning: true, crontabProblem: nil)
+        #expect(SchedulerDetection.choose(forced: nil, probe: everything, available: all).kind == .systemd)
+        let cronOnly = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil)
+        #expect(SchedulerDetection.choose(forced: nil, probe: cronOnly, available: all).kind == .cron)
+        let denied = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: "u is listed in /etc/cron.deny")
+        #expect(SchedulerDetection.choose(forced: nil, probe: denied, available: all).kind == .embedded)
+        let nothing = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
+        #expect(SchedulerDetection.choose(forced: nil, probe: nothing, available: all).kind == .embedded)
+    }
+
+    @Test func withoutAnyAvailableSchedulerItSaysWhy() {
+        let nothing = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
+        let choice = SchedulerDetection.choose(forced: nil, probe: nothing, available: [.cron])
+        #expect(choice.kind == nil)
+        #expect(choice.warnings.joined().contains("the cron daemon is not running"))
+    }
+
+    @Test func aForcedSchedulerIsUsedWithAWarningWhenItsDaemonIsDown() {
+        let nothing = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
+        let choice = SchedulerDetection.choose(forced: .cron, probe: nothing, available: [.cron])
+        #expect(choice.kind == .cron && choice.forced)
+        #expect(choice.warnings == ["the cron daemon is not running: entries will not fire until it runs"])
+    }
+
+    @Test func liveProbeDoesNotCrashAndSeesNoCronHereUnlessRunning() {
+        _ = SchedulerProbe.live()
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import LinuxGateway
+
+@Suite struct SpawnProcessRunnerTests {
+    let runner = SpawnProcessRunner()
+
+    @Test func capturesOutputAndStatus() throws {
+        let result = try runner.run(["sh", "-c", "echo out; echo err >&2; exit 3"])
+        #expect(result.stdoutText == "out\n")
+        #expect(result.stderrText == "err")
+        #expect(result.exitStatus == 3)
+        #expect(!result.succeeded)
+    }
+
+    @Test func feedsStdinLargerThanAPipeBuffer() throws {
+        let input = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let result = try runner.run(["wc", "-c"], input: input)
+        #expect(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "1048576")
+    }
+
+    @Test func stdinIsDevNullWhenNoInput() throws {
+        let result = try runner.run(["cat"], timeout: 5)
+        #expect(result.succeeded && result.stdout.isEmpty)
+    }
+
+    @Test func environmentChangesApplyOnlyToTheChild() throws {
+        let result = try runner.run(["sh", "-c", "echo \"$NOTIF_X|${HOME:-unset}\""], input: nil,
+                                    environment: ["NOTIF_X": "set", "HOME": nil], timeout: 5)
+        #expect(result.stdoutText == "set|unset\n")
+    }
+
+    @Test func aHangingProgramIsKilledAtTheDeadline() throws {
+        let start = Date()
+        let result = try runner.run(["sleep", "30"], timeout: 0.3)
+        #expect(result.timedOut)
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(result.failureSummary.contains("did not finish"))
+    }
+
+    @Test func aGrandchildHoldingThePipesDoesNotBlockUs() throws {
+        let start = Date()
+        let result = try runner.run(["sh", "-c", "sleep 20 & echo started"], timeout: 10)
+        #expect(result.succeeded)
+        #expect(result.stdoutText == "started\n")
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func signalsAreReported() throws {
+        let result = try runner.run(["sh", "-c", "kill -TERM $$"])
+        #expect(result.signal == 15 && result.exitStatus == nil)
+    }
+
+    @Test func ignoredSIGPIPEIsNotInheritedByChildren() throws {
+        signal(SIGPIPE, SIG_IGN)
+        // With SIGPIPE ignored, `yes` would loop on EPIPE errors instead of dying.
+        let result = try runner.run(["sh", "-c", "yes | head -c 10 >/dev/null; echo done"], timeout: 10)
+        #expect(result.stdoutText == "done\n")
+    }
+
+    @Test func aMissingProgramIsNamed() {
+        #expect(throws: SpawnError.self) { try runner.run(["notif-no-such-program"]) }
+        do {
+            _ = try runner.run(["notif-no-such-program"])
+        } catch {
+            #expect(error.notFound)
+            #expect(error.description.contains("notif-no-such-program is not installed"))
+        }
+    }
+}
