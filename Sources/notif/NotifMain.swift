@@ -24,7 +24,7 @@ enum NotifMain {
         }
         var topic: String?
         if arguments.command == "help" {
-            topic = arguments.rest.first
+            topic = arguments.help ? "help" : arguments.rest.first
             if arguments.rest.count > 1 { throw UsageError(message: "help takes at most one COMMAND", command: "help") }
         } else if arguments.help {
             topic = arguments.command

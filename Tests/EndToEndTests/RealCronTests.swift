@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// notif against the real `crontab` of throwaway users.
+@Suite(.enabled(if: isRoot, "needs root for throwaway users"))
+struct RealCrontabTests {
+    @Test func repeatedAppliesKeepOneEntryAndOnOffLeavesNone() throws {
+        let user = try TestUser.make("notif-tapply")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "cron"]
+        let mine = "# my jobs: 100% mine\nMAILTO=\"\"\n\n*/10 * * * * echo 'a%b' > /dev/null\n"
+        try user.setCrontab(mine)
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        for _ in 0..<5 { #expect(try user.run([binary, "apply"], env).status == 0) }
+        let installed = try user.crontab()
+        #expect(installed.hasPrefix(mine))
+        #expect(installed.components(separatedBy: "deliver tips-and-updates").count == 2, "\(installed)")
+        #expect(installed.contains(#"0 9 * * * '\#(sandbox.path)/my bin 100\%/notif' deliver tips-and-updates"#), "\(installed)")
+        for value in ["off", "on", "off", "on", "off"] {
+            #expect(try user.run([binary, "set", "tips-and-updates", value], env).status == 0)
+        }
+        #expect(try user.crontab() == mine)
+    }
+
+    @Test func aNoOpApplyWritesNothing() throws {
+        let user = try TestUser.make("notif-tnoop")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "cron", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
+        try user.setCrontab("# mine\n")
+        _ = try user.run([binary, "permission", "grant"], env)
+        _ = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        func snapshot() throws -> [String: String] {
+            var result: [String: String] = [:]
+            let paths = [user.crontabFile, user.settingsPath] + (try FileManager.default.contentsOfDirectory(atPath: user.stateDir)).map { user.stateDir + "/" + $0 }
+            for path in paths {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                result[path] = "\(info.st_ino) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_size)"
+            }
+            return result
+        }
+        let before = try snapshot()
+        #expect(before.count >= 4)
+        usleep(20_000)
+        for _ in 0..<3 {
+            let result = try user.run([binary, "apply"], env)
+            #expect(result.status == 0 && result.stdout.contains("(unchanged)"), "\(result)")
+        }
+        #expect(try snapshot() == before)
+    }
+
+    @Test func orphansAndStaleEntriesAreReplaced() throws {
+        let user = try TestUser.make("notif-torphan")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "cron"]
+        let mine = "5 5 * * * /bin/true\n"
+        try user.setCrontab(mine + """
+            # BEGIN notif managed block: changed by `notif set` and `notif apply`; edits here are replaced
+            # notif reminder: retired-reminder
+            0 8 * * * /old/notif deliver retired-reminder
+            # notif reminder: tips-and-updates
+            0 9 * * * /old/notif deliver tips-and-updates
+            # END notif managed block
+
+            """)
+        _ = try user.run([binary, "permission", "grant"], env)
+        let result = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        #expect(result.status == 0, "\(result)")
+        let crontab = try user.crontab()
+        #expect(!crontab.contains("retired-reminder") && !crontab.contains("/old/notif"), "\(crontab)")
+        #expect(crontab.hasPrefix(mine) && crontab.contains("my bin 100"))
+        let status = try user.run([binary, "status", "--json"], env)
+        #expect(status.stdout.contains("\"inSync\": true"), "\(status)")
+    }
+
+    @Test func statusJSONUnderTZHasTheZonesOffset() throws {
+        let user = try TestUser.make("notif-ttz")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        _ = try user.run([binary, "permission", "grant"], ["NOTIF_SCHEDULER": "cron"])
+        _ = try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"])
+        for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Asia/Kolkata", ["+05:30"])] {
+            let status = try user.run([binary, "status", "--json"], ["NOTIF_SCHEDULER": "cron", "TZ": tz])
+            let line = status.stdout.split(separator: "\n").first { $0.contains("\"nextReminder\"") } ?? ""
+            #expect(line.contains("T09:00:00"), "\(status)")
+            #expect(offsets.contains { line.contains($0) }, "\(tz): \(line)")
+        }
+    }
+}
+
+/// The whole Guest path for real: notif writes the crontab, a cron daemon (clock starting at
+/// 08:59:30) runs the entry at 09:00, and the notification appears in dunst on a private bus.
+@Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
+struct RealCronDeliveryTests {
+    @Test(.timeLimit(.minutes(3)))
+    func cronDeliversAtNineExactlyOnceAndOnlyWhenTheSettingsSaySo() throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let cases = ["on", "off", "master", "denied", "stale"]
+        var users: [String: TestUser] = [:]
+        var sessions: [String: DesktopSession] = [:]
+        for name in cases {
+            let user = try TestUser.make("notif-tcron-" + name)
+            users[name] = user
+            sessions[name] = try DesktopSession(user: user, display: display)
+        }
+        func notif(_ who: String, _ args: [String]) throws -> RunResult {
+            try users[who]!.run([binary] + args, sessions[who]!.environment.merging(["NOTIF_SCHEDULER": "cron"]) { a, _ in a })
+        }
+        // The five situations, each set up the way a person would.
+        _ = try notif("on", ["permission", "grant"])
+        #expect(try notif("on", ["set", "tips-and-updates", "on"]).status == 0)
+        _ = try notif("off", ["permission", "grant"])
+        _ = try notif("master", ["permission", "grant"])
+        _ = try notif("master", ["set", "tips-and-updates", "on"])
+        _ = try notif("master", ["set", "push-notifications", "off"])
+        _ = try notif("denied", ["set", "tips-and-updates", "on"])
+        _ = try notif("denied", ["permission", "deny"])
+        _ = try notif("stale", ["permission", "grant"])
+        _ = try notif("stale", ["set", "tips-and-updates", "on"])
+        // The stale user turns the reminder off behind notif's back: the entry stays in cron.
+        let staleSettings = try #require(users["stale"]!.read(users["stale"]!.settingsPath))
+        try staleSettings.replacingOccurrences(of: "\"tipsAndUpdates\": true", with: "\"tipsAndUpdates\": false")
+            .write(toFile: users["stale"]!.settingsPath, atomically: false, encoding: .utf8)
+
+        for name in ["on", "stale"] {
+            #expect(try users[name]!.crontab().contains("deliver tips-and-updates"), "\(name) should have an entry")
+        }
+        for name in ["off", "master", "denied"] {
+            #expect(try users[name]!.crontab().isEmpty, "\(name) should have no crontab")
+        }
+
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let cron = try FakeTimeCron(startingAt: "\(today) 08:59:30")
+        let log = { (who: String) in users[who]!.read(users[who]!.stateDir + "/deliveries.jsonl") ?? "" }
+        let fired = waitUntil(90) { log("on").contains("\"outcome\":\"delivered\"") && log("stale").contains("\"outcome\":\"skipped\"") }
+        #expect(cron.isRunning)
+        #expect(fired, "cron did not run the entries: on=\(log("on")) stale=\(log("stale"))")
+
+        let shown = try sessions["on"]!.shown()
+        #expect(shown.count == 1, "\(shown)")
+        #expect(shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif")
+        #expect(log("stale").contains("Tips & Updates is off"))
+        for name in ["off", "master", "denied", "stale"] {
+            #expect(try sessions[name]!.shown().isEmpty, "\(name) must see no notification")
+        }
+        for name in ["off", "master", "denied"] {
+            #expect(log(name).isEmpty, "\(name) must not even have run")
+        }
+        // A second delivery the same day shows nothing.
+        let again = try notif("on", ["deliver", "tips-and-updates"])
+        #expect(again.status == 0 && again.stdout.contains("already delivered today"), "\(again)")
+        #expect(try sessions["on"]!.shown().count == 1)
+        withExtendedLifetime(display) {}
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A throwaway system user (name starts with notif-t; `make test` deletes them) for tests that
+/// need a real crontab or file permissions that root would ignore.
+struct TestUser {
+    let name: String
+    let home: String
+    let uid: String
+
+    static func make(_ name: String) throws -> TestUser {
+        precondition(name.hasPrefix("notif-t") && name.count <= 32)
+        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        if try EndToEndTests.run(["id", "-u", name], environment: env).status != 0 {
+            let made = try EndToEndTests.run(["useradd", "--create-home", "--shell", "/bin/sh", name], environment: env)
+            guard made.status == 0 else { throw E2EFailure("useradd \(name): \(made)") }
+        }
+        let home = try EndToEndTests.run(["sh", "-c", "getent passwd \(name) | cut -d: -f6"], environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let uid = try EndToEndTests.run(["id", "-u", name], environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try EndToEndTests.run(["crontab", "-r", "-u", name], environment: env)
+        // Start each test from an empty home for notif.
+        _ = try EndToEndTests.run(["rm", "-rf", home + "/.config/notif", home + "/.local/state/notif"], environment: env)
+        return TestUser(name: name, home: home, uid: uid)
+    }
+
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ["HOME": home, "USER": name, "LOGNAME": name, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs `argv` as this user with exactly `environment(extra)`.
+    func run(_ argv: [String], _ extra: [String: String] = [:], input: String? = nil, timeout: TimeInterval = 60) throws -> RunResult {
+        let env = environment(extra)
+        let assignments = env.keys.sorted().map { "\($0)=\(env[$0]!)" }
+        return try EndToEndTests.run(["/usr/sbin/runuser", "-u", name, "--", "/usr/bin/env", "-i"] + assignments + argv,
+                                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], input: input, timeout: timeout)
+    }
+
+    func crontab() throws -> String {
+        let result = try EndToEndTests.run(["crontab", "-l", "-u", name], environment: ["PATH": "/usr/bin:/bin"])
+        return result.status == 0 ? result.stdout : ""
+    }
+
+    func setCrontab(_ text: String) throws {
+        let result = try EndToEndTests.run(["crontab", "-u", name, "-"], environment: ["PATH": "/usr/bin:/bin"], input: text)
+        guard result.status == 0 else { throw E2EFailure("crontab -u \(name): \(result)") }
+    }
+
+    var crontabFile: String { "/var/spool/cron/crontabs/\(name)" }
+    var settingsPath: String { home + "/.config/notif/settings.json" }
+    var stateDir: String { home + "/.local/state/notif" }
+
+    func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
