@@ -18,7 +18,8 @@ public struct StatusReport: Sendable {
     public var lastDelivery: DeliveryRecord?
     public var warnings: [String]
 
-    public var inSync: Bool { installed != nil && outOfSync.isEmpty }
+    /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
+    public var inSync: Bool { outOfSync.isEmpty && (installed != nil || planned.isEmpty) }
 }
 
 extension ReminderService {
