@@ -10,10 +10,12 @@ let package = Package(
         .target(name: "SharedLogic"),
         .target(name: "Storage", dependencies: ["SharedLogic"]),
         .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage"]),
+        .target(name: "SettingsUI", dependencies: ["SharedLogic"]),
         .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway"]),
         .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic"]),
+        .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["notif"]),
     ]
 )

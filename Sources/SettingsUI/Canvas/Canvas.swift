@@ -1,0 +1,127 @@
+import SharedLogic
+
+/// What a cell means, so the painter can style it (colour when allowed, attributes always)
+/// and tests can check state without reading colours.
+public enum Role: Hashable, Sendable {
+    case normal, title, rule, focused, disabled, on, off, warning, error, notice, hint, dim
+    case button, focusedButton, dialog
+}
+
+/// One terminal cell. A wide character fills two cells; the second is a continuation.
+public struct Cell: Equatable, Sendable {
+    public var character: Character
+    public var role: Role
+    public var continuation: Bool
+
+    public static let blank = Cell(character: " ", role: .normal, continuation: false)
+}
+
+/// Something a mouse click can hit.
+public enum HitTarget: Equatable, Sendable {
+    case row(PageRow)
+    case button(Button)
+    case sound(NotificationSound)
+}
+
+/// A rectangle of a canvas that a click hits.
+public struct Hotspot: Equatable, Sendable {
+    public let row: Int
+    public let columns: Range<Int>
+    public let target: HitTarget
+}
+
+/// The rendered screen: a grid of cells with roles, where the hardware cursor rests, and what
+/// clicks hit. Pure data; the ncurses painter copies it to the terminal.
+public struct Canvas: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+    /// Where the cursor is parked (the focused row), so screen readers follow focus.
+    public var cursor: (row: Int, column: Int)? {
+        get { cursorRow.map { ($0, cursorColumn) } }
+        set {
+            cursorRow = newValue?.row
+            cursorColumn = newValue?.column ?? 0
+        }
+    }
+    private var cursorRow: Int?
+    private var cursorColumn = 0
+    public var hotspots: [Hotspot] = []
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(row: Int, column: Int) -> Cell {
+        cells[row * width + column]
+    }
+
+    /// Writes `text` from (row, column), clipped to `maxWidth` columns and the canvas. Returns the columns used.
+    @discardableResult
+    public mutating func put(_ text: String, row: Int, column: Int, role: Role = .normal, maxWidth: Int? = nil) -> Int {
+        guard row >= 0, row < height, column < width else { return 0 }
+        let limit = min(maxWidth ?? width, width - max(column, 0))
+        var col = column
+        var used = 0
+        for character in text {
+            let w = TextWidth.of(character)
+            if w == 0 { continue }
+            if used + w > limit { break }
+            if col >= 0 {
+                cells[row * width + col] = Cell(character: character, role: role, continuation: false)
+                if w == 2 && col + 1 < width {
+                    cells[row * width + col + 1] = Cell(character: " ", role: role, continuation: true)
+                }
+            }
+            col += w
+            used += w
+        }
+        return used
+    }
+
+    /// Sets the role of a run of cells (keeping their characters).
+    public mutating func style(row: Int, columns: Range<Int>, role: Role) {
+        guard row >= 0, row < height else { return }
+        for col in columns where col >= 0 && col < width {
+            cells[row * width + col].role = role
+        }
+    }
+
+    /// Fills a run of cells with spaces in `role`.
+    public mutating func clear(row: Int, columns: Range<Int>, role: Role = .normal) {
+        guard row >= 0, row < height else { return }
+        for col in columns where col >= 0 && col < width {
+            cells[row * width + col] = Cell(character: " ", role: role, continuation: false)
+        }
+    }
+
+    public func text(ofRow row: Int) -> String {
+        var line = ""
+        for col in 0..<width where !self[row, col].continuation {
+            line.append(self[row, col].character)
+        }
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
+    /// The whole screen as text, trailing spaces trimmed: the form screen snapshots take.
+    public var text: String {
+        (0..<height).map { text(ofRow: $0) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The first row holding `needle`.
+    public func row(containing needle: String) -> Int? {
+        (0..<height).first { text(ofRow: $0).contains(needle) }
+    }
+
+    public func hit(row: Int, column: Int) -> HitTarget? {
+        hotspots.last { $0.row == row && $0.columns.contains(column) }?.target
+    }
+
+    public static func == (a: Canvas, b: Canvas) -> Bool {
+        a.width == b.width && a.height == b.height && a.cells == b.cells && a.cursorRow == b.cursorRow
+            && a.cursorColumn == b.cursorColumn && a.hotspots == b.hotspots
+    }
+}

@@ -1,0 +1,96 @@
+import SharedLogic
+
+/// The NotificationSettingsPage: the six rows, the status area and the key bar.
+public enum PageScreen {
+    /// The first row of the settings list.
+    static let firstRow = 3
+    static let switchColumn = 3
+    static let labelColumn = 7
+    static let detailColumn = 28
+
+    public static func draw(_ state: AppState, on canvas: inout Canvas) {
+        let p = state.preferences
+        let mode = p.mode == .guest ? "Guest project" : "Account project"
+        Chrome.title("Notifications", right: mode, state: state, on: &canvas)
+        for row in PageRow.allCases {
+            drawRow(row, state: state, on: &canvas)
+        }
+        var line = firstRow + PageRow.allCases.count + 1
+        Chrome.rule(row: line, state: state, on: &canvas)
+        line += 1
+        let next = NextReminderText.describe(p, state.status, unicode: state.unicode)
+        canvas.put(" Next reminder: ", row: line, column: 0, role: .normal)
+        canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
+                   role: next.hasPrefix("none") ? .dim : .on)
+        line += 1
+        let scheduler = state.status.scheduler ?? "none"
+        canvas.put(TextWidth.truncate(" Scheduler: \(scheduler)   Permission: \(permissionText(p.permission))", to: canvas.width - 1, unicode: state.unicode),
+                   row: line, column: 0)
+        line += 1
+        let bottom = canvas.height - 2
+        for warning in statusLines(state) where line < bottom {
+            line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line, on: &canvas)
+        }
+        if let error = state.error, line <= bottom {
+            line = Chrome.paragraph(error + " (r retries)", row: line, left: 1, width: canvas.width - 2, role: .error,
+                                    maxRows: bottom - line + 1, on: &canvas)
+        }
+        if let notice = state.notice, line <= bottom {
+            Chrome.paragraph(notice.text, row: line, left: 1, width: canvas.width - 2, role: notice.isWarning ? .warning : .notice,
+                             maxRows: bottom - line + 1, on: &canvas)
+        }
+        Chrome.keyBar(state, context: .page, on: &canvas)
+        if state.dialog == nil {
+            canvas.cursor = (firstRow + state.focus.rawValue, switchColumn + 1)
+        }
+    }
+
+    static func permissionText(_ permission: NotificationPermission) -> String {
+        switch permission {
+        case .granted: return "allowed"
+        case .denied: return "blocked"
+        case .notDetermined: return "not asked yet"
+        }
+    }
+
+    /// What the status area must say beyond the next reminder.
+    static func statusLines(_ state: AppState) -> [String] {
+        var lines: [String] = []
+        let p = state.preferences
+        if p.mode == .account {
+            lines.append("Tips & Updates reminders are a Guest feature: this Account project schedules nothing here.")
+        } else if p.permission == .denied {
+            lines.append("Notifications are blocked: nothing is scheduled. Press p to change.")
+        }
+        if p.mode == .guest && !LocalReminders.plan(p).isEmpty || state.status.scheduler == nil {
+            lines.append(contentsOf: state.status.warnings)
+        }
+        return lines
+    }
+
+    static func drawRow(_ row: PageRow, state: AppState, on canvas: inout Canvas) {
+        let p = state.preferences
+        let y = firstRow + row.rawValue
+        let enabled = row.isEnabled(in: p)
+        let focused = state.focus == row && state.screen == .page
+        let baseRole: Role = focused ? .focused : (enabled ? .normal : .disabled)
+        if focused { canvas.clear(row: y, columns: 0..<canvas.width, role: .focused) }
+        canvas.put(focused ? (state.unicode ? " ›" : " >") : "  ", row: y, column: 0, role: baseRole)
+        if let toggle = row.toggle {
+            let on = p[toggle]
+            canvas.put(on ? "[x]" : "[ ]", row: y, column: switchColumn, role: focused ? .focused : (enabled ? (on ? .on : .off) : .disabled))
+        }
+        canvas.put(row.setting.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
+        var detail: String
+        if row == .sound {
+            detail = state.unicode ? "‹ \(p.sound.rawValue) ›" : "< \(p.sound.rawValue) >"
+        } else {
+            detail = row.detail
+            if row == .tipsAndUpdates && p.mode == .account { detail = "Guest feature" }
+        }
+        if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "paused: Push Notifications is off" }
+        canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode), row: y, column: detailColumn,
+                   role: enabled ? (focused ? .focused : .dim) : .disabled)
+        canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))
+    }
+}

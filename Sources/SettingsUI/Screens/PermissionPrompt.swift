@@ -1,0 +1,54 @@
+import SharedLogic
+
+/// The modal permission prompt: `Allow` and `Don't allow`.
+public enum PermissionPrompt {
+    public static let title = "Allow notifications?"
+
+    static func message(_ state: AppState) -> String {
+        state.preferences.mode == .account
+            ? "notif would like to show notifications from your Account project's server on this desktop."
+            : "notif would like to show notifications, such as a Tips & Updates reminder every day at 09:00."
+    }
+
+    static func draw(_ state: AppState, focus: Button, on canvas: inout Canvas) {
+        let width = min(canvas.width - 4, 60)
+        let inner = width - 4
+        let lines = TextWidth.wrap(message(state), width: inner)
+        let hint = "You can change this later with p."
+        let height = lines.count + 6
+        let top = max(1, (canvas.height - height) / 2)
+        let left = (canvas.width - width) / 2
+        Chrome.box(top: top, left: left, width: width, height: height, title: title, state: state, on: &canvas)
+        for (i, line) in lines.enumerated() {
+            canvas.put(line, row: top + 2 + i, column: left + 2, role: .dialog)
+        }
+        canvas.put(TextWidth.truncate(hint, to: inner), row: top + 2 + lines.count, column: left + 2, role: .dialog)
+        Chrome.buttons([.allow, .deny], focus: focus, row: top + height - 2, left: left + 1, width: width - 2, on: &canvas)
+        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
+        Chrome.keyBar(state, context: .dialog, on: &canvas)
+    }
+}
+
+/// The Sound list opened with Enter on the Sound row.
+enum SoundList {
+    static func draw(_ state: AppState, selected: NotificationSound, on canvas: inout Canvas) {
+        let width = 28
+        let height = NotificationSound.allCases.count + 4
+        let top = PageScreen.firstRow + PageRow.sound.rawValue - 1
+        let left = min(PageScreen.detailColumn - 2, canvas.width - width)
+        let topRow = max(1, min(top, canvas.height - height - 1))
+        Chrome.box(top: topRow, left: left, width: width, height: height, title: "Sound", state: state, on: &canvas)
+        for (i, sound) in NotificationSound.allCases.enumerated() {
+            let row = topRow + 2 + i
+            let isSelected = sound == selected
+            let mark = sound == state.preferences.sound ? (state.unicode ? "●" : "*") : " "
+            let text = (isSelected ? (state.unicode ? "› " : "> ") : "  ") + mark + " " + sound.rawValue
+            canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: isSelected ? .focused : .dialog)
+            canvas.put(text, row: row, column: left + 2, role: isSelected ? .focused : .dialog)
+            canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .sound(sound)))
+            if isSelected { canvas.cursor = (row, left + 2) }
+        }
+        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
+        Chrome.keyBar(state, context: .list, on: &canvas)
+    }
+}

@@ -1,0 +1,262 @@
+import Testing
+import SharedLogic
+@testable import SettingsUI
+
+@Suite struct PageKeyTests {
+    @Test func opensWithFocusOnPushNotificationsAndTheCursorOnIt() {
+        let s = Script(preferences: .with { _ in })
+        #expect(s.state.focus == .pushNotifications)
+        let canvas = s.canvas
+        #expect(canvas.cursor?.row == canvas.row(containing: "Push Notifications"))
+        assertSnapshot(canvas, named: "page-default")
+    }
+
+    @Test func movementKeysVisitEveryRowAndStopAtTheEnds() {
+        for (down, up) in [(Key.down, Key.up), (.char("j"), .char("k")), (.tab, .backTab)] {
+            var s = Script(preferences: .with { _ in })
+            var seen: [PageRow] = [s.state.focus]
+            for _ in 0..<7 {
+                s.press(down)
+                seen.append(s.state.focus)
+            }
+            #expect(seen == [.pushNotifications, .tipsAndUpdates, .queueAlerts, .promotions, .sound, .vibration, .vibration, .vibration])
+            for _ in 0..<7 { s.press(up) }
+            #expect(s.state.focus == .pushNotifications)
+            #expect(s.effects.isEmpty)
+        }
+    }
+
+    @Test func spaceAndEnterToggleAndCommitAtOnce() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down)
+        #expect(s.press(.char(" ")) == [.commit([.toggle(.queueAlerts, false)])])
+        #expect(!s.state.preferences.queueAlerts)
+        #expect(s.screen.contains("[ ] Queue alerts"))
+        #expect(s.press(.enter) == [.commit([.toggle(.queueAlerts, true)])])
+        #expect(s.state.preferences.queueAlerts)
+    }
+
+    @Test func leftAndRightSetOffAndOnAndOnlyCommitChanges() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down, .down) // Promotions, off
+        #expect(s.press(.left).isEmpty)
+        #expect(s.press(.right) == [.commit([.toggle(.promotions, true)])])
+        #expect(s.press(.char("l")).isEmpty)
+        #expect(s.press(.char("h")) == [.commit([.toggle(.promotions, false)])])
+    }
+
+    @Test func leftAndRightCycleTheSound() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down, .down, .down)
+        #expect(s.state.focus == .sound)
+        #expect(s.press(.right) == [.commit([.sound(.chime)])])
+        #expect(s.press(.right) == [.commit([.sound(.bell)])])
+        #expect(s.press(.left) == [.commit([.sound(.chime)])])
+        #expect(s.screen.contains("‹ chime ›"))
+    }
+
+    @Test func enterOnSoundOpensTheListToChooseFrom() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down, .down, .down, .enter)
+        #expect(s.state.dialog == .soundList(selected: .default))
+        assertSnapshot(s.canvas, named: "sound-list")
+        s.press(.down, .char("j"), .down, .down)
+        #expect(s.state.dialog == .soundList(selected: .silent))
+        s.press(.up, .char("k"))
+        #expect(s.state.dialog == .soundList(selected: .chime))
+        #expect(s.press(.enter) == [.commit([.sound(.chime)])])
+        #expect(s.state.dialog == nil && s.state.preferences.sound == .chime)
+        s.press(.enter)
+        #expect(s.press(.escape).isEmpty && s.state.dialog == nil)
+        s.press(.enter)
+        #expect(s.press(.char("q")).isEmpty && s.state.dialog == nil)
+        s.press(.enter)
+        #expect(s.press(.char(" ")).isEmpty, "choosing the current sound changes nothing")
+    }
+
+    @Test func masterOffKeepsValuesButDisablesAndSkipsDependentRows() {
+        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted })
+        #expect(s.press(.char(" ")) == [.commit([.toggle(.pushNotifications, false)])])
+        #expect(s.state.preferences.tipsAndUpdates, "the saved value is kept")
+        s.press(.down, .down, .tab)
+        #expect(s.state.focus == .pushNotifications, "dependent rows are skipped")
+        s.press(.right)
+        #expect(s.state.preferences.pushNotifications)
+        let canvas = s.canvas
+        #expect(canvas.text.contains("[x] Tips & Updates       daily at 09:00"))
+        s.press(.left)
+        let off = s.canvas
+        assertSnapshot(off, named: "page-master-off")
+        let tipsRow = try! #require(off.row(containing: "Tips & Updates"))
+        #expect(off.text(ofRow: tipsRow).contains("paused: Push Notifications is off"), "disabled shows without colour")
+        #expect(off[tipsRow, PageScreen.switchColumn].role == .disabled)
+        #expect(off.text.contains("Next reminder: none — off (Push Notifications is off)"))
+    }
+
+    @Test func focusLeavesARowThatBecomesDisabled() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down)
+        s.send(.preferencesReloaded(.with { $0.pushNotifications = false }, .cronFiring))
+        #expect(s.state.focus == .pushNotifications)
+    }
+
+    @Test func quitKeys() {
+        for key in [Key.char("q"), .escape, .ctrl("c")] {
+            var s = Script(preferences: .with { _ in })
+            #expect(s.press(key) == [.quit])
+        }
+    }
+
+    @Test func testKeySendsATestAndShowsTheOutcome() {
+        var s = Script(preferences: .with { _ in })
+        #expect(s.press(.char("t")) == [.sendTest])
+        #expect(s.screen.contains("Sending a test notification"))
+        s.send(.testFinished(succeeded: false, message: "Test notification not shown: no D-Bus session bus"))
+        #expect(s.screen.contains("Test notification not shown: no D-Bus session bus"))
+        #expect(s.state.notice?.isWarning == true)
+    }
+
+    @Test func errorsAreShownWithTheRetryKeyAndRetryClearsThem() {
+        var s = Script(preferences: .with { $0.permission = .granted })
+        s.press(.down, .char(" "))
+        s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: []),
+                          problem: "`crontab -` failed (exit status 1: disk full); your crontab was not changed"))
+        let canvas = s.canvas
+        #expect(canvas.text.contains("Not scheduled: `crontab -` failed"))
+        #expect(canvas.text.contains("(r retries)"))
+        #expect(canvas.text.contains("r retry"), "the key bar offers r while there is an error")
+        #expect(canvas.text.contains("Next reminder: none — not scheduled yet"))
+        assertSnapshot(canvas, named: "page-error")
+        #expect(s.press(.char("r")) == [.retryApply])
+        s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: SchedulerStatus.cronFiring.nextFire), problem: nil))
+        #expect(s.state.error == nil)
+        #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
+        #expect(s.press(.char("r")).isEmpty, "nothing to retry")
+    }
+
+    @Test func aFailedSaveShowsWhatIsSavedAndTheReason() {
+        var s = Script(preferences: .with { _ in })
+        s.press(.down, .down, .char(" "))
+        #expect(!s.state.preferences.queueAlerts)
+        s.send(.commitFailed(preferences: .with { _ in }, message: "cannot write /x/settings.json: Read-only file system"))
+        #expect(s.state.preferences.queueAlerts, "the page shows what is really saved")
+        #expect(s.screen.contains("Not saved: cannot write /x/settings.json: Read-only file system"))
+    }
+
+    @Test func helpShowsEveryBindingAndClosesWithItsKeys() {
+        for close in [Key.escape, .char("q"), .char("?")] {
+            var s = Script(preferences: .with { _ in })
+            s.press(.char("?"))
+            #expect(s.state.screen == .help)
+            s.press(close)
+            #expect(s.state.screen == .page)
+        }
+        var s = Script(preferences: .with { _ in }, size: TerminalSize(width: 80, height: 60))
+        s.press(.char("?"))
+        let text = s.screen
+        for binding in KeyMap.bindings {
+            #expect(text.contains(binding.help), "help lacks \(binding.help)")
+        }
+        assertSnapshot(s.canvas, named: "help")
+        var small = Script(preferences: .with { _ in })
+        small.press(.char("?"), .down, .down, .down)
+        #expect(small.state.helpScroll == 3)
+        #expect(small.canvas.text != Script(preferences: .with { _ in }).canvas.text)
+    }
+
+    @Test func historyScreenLoadsAndListsNewestFirst() {
+        var s = Script(preferences: .with { _ in })
+        #expect(s.press(.char("H")) == [.loadHistory])
+        #expect(s.screen.contains("Loading"))
+        let day = CivilDate(year: 2026, month: 11, day: 30)
+        s.send(.historyLoaded(.records([
+            DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: day, reminder: "tips-and-updates", kind: .scheduled, outcome: .delivered, detail: "shown through the recorded session"),
+            DeliveryRecord(time: "2026-11-29T18:00:00+01:00", day: day, reminder: "test", kind: .test, outcome: .failed, detail: "no D-Bus session bus"),
+        ])))
+        assertSnapshot(s.canvas, named: "history")
+        s.press(.char("H"))
+        #expect(s.state.screen == .page)
+        s.press(.char("H"))
+        s.send(.historyLoaded(.records([])))
+        #expect(s.screen.contains("No deliveries yet"))
+        s.send(.historyLoaded(.failed("cannot read /x/deliveries.jsonl: Permission denied")))
+        #expect(s.screen.contains("Could not read the history: cannot read /x/deliveries.jsonl"))
+    }
+
+    @Test func asciiFallbackDrawsNoUnicode() {
+        let s = Script(preferences: .with { _ in }, unicode: false)
+        let text = s.screen
+        #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(text.contains("Next reminder: none - off (Tips & Updates is off)"))
+        assertSnapshot(s.canvas, named: "page-ascii")
+    }
+
+    @Test func everyKeyInTheTableDoesWhatItSaysSomewhere() {
+        // Each binding, in each of its contexts, must produce a state change or an effect.
+        for binding in KeyMap.bindings {
+            for context in binding.contexts {
+                for key in binding.keys {
+                    var s = Script(state(for: context, command: binding.command))
+                    let before = s.state
+                    let effects = s.press(key)
+                    #expect(effects.isEmpty == false || s.state != before,
+                            "\(key) (\(binding.command)) did nothing in \(context)")
+                }
+            }
+        }
+    }
+
+    /// A state where `command` has something to do in `context`.
+    func state(for context: KeyContext, command: Command) -> AppState {
+        var state = AppState(preferences: .with { $0.permission = .granted }, status: .cronFiring)
+        switch context {
+        case .page:
+            if command == .previous { state.focus = .vibration }
+            if command == .turnOff { state.focus = .vibration }
+            if command == .turnOn { state.focus = .promotions }
+            if command == .retry { state.error = "Not scheduled: x" }
+        case .dialog: state.dialog = .permission(focus: .allow, reason: .requested)
+        case .list:
+            state.dialog = .soundList(selected: command == .previous ? .bell : .default)
+        case .screen:
+            state.screen = .help
+            if command == .previous { state.helpScroll = 2 }
+        case .wizard:
+            state.screen = .onboarding(.guestReminders)
+            state.wizardFocus = .turnOn
+        }
+        return state
+    }
+}
+
+@Suite struct TooSmallTests {
+    @Test(arguments: [TerminalSize(width: 30, height: 8), TerminalSize(width: 20, height: 5), TerminalSize(width: 47, height: 30), TerminalSize(width: 100, height: 15)])
+    func tooSmallScreenNamesTheNeededSize(size: TerminalSize) {
+        let s = Script(preferences: .with { _ in }, size: size)
+        let text = s.screen
+        #expect(text.lowercased().contains("too small"))
+        #expect(text.contains("48"))
+        #expect(!text.contains("Push Notifications"))
+        if size == TerminalSize(width: 30, height: 8) { assertSnapshot(s.canvas, named: "too-small-30x8") }
+        if size == TerminalSize(width: 20, height: 5) { assertSnapshot(s.canvas, named: "too-small-20x5") }
+    }
+
+    @Test func keysWaitWhileTooSmallButQuitWorksAndEnlargingRestoresThePage() {
+        var s = Script(preferences: .with { _ in }, size: TerminalSize(width: 30, height: 8))
+        #expect(s.press(.char(" ")).isEmpty)
+        #expect(s.press(.down).isEmpty && s.state.focus == .pushNotifications)
+        s.send(.resize(TerminalSize(width: 80, height: 24)))
+        #expect(s.screen.contains("Push Notifications"))
+        s.send(.resize(TerminalSize(width: 30, height: 8)))
+        #expect(s.press(.char("q")) == [.quit])
+    }
+
+    @Test func theMinimumSizeFitsEverything() {
+        let s = Script(preferences: .with { _ in }, size: SettingsApp.minimumSize)
+        let text = s.screen
+        for label in ["Notifications", "Push Notifications", "Tips & Updates", "Queue alerts", "Promotions", "Sound", "Vibration", "Next reminder:", "q quit"] {
+            #expect(text.contains(label), "missing \(label)")
+        }
+        assertSnapshot(s.canvas, named: "page-minimum")
+    }
+}

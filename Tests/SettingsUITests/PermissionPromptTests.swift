@@ -1,0 +1,190 @@
+import Testing
+import SharedLogic
+@testable import SettingsUI
+
+@Suite struct PermissionPromptTests {
+    var fresh: Script { Script(preferences: .with { _ in }) }
+
+    @Test func turningTipsOnWithTheMasterOnAsksOnce() {
+        var s = fresh
+        #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.tipsAndUpdates, true)])])
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .firstReminder))
+        let canvas = s.canvas
+        #expect(canvas.text.contains("Allow notifications?") && canvas.text.contains("[ Allow ]") && canvas.text.contains("Don't allow"))
+        assertSnapshot(canvas, named: "permission-prompt")
+    }
+
+    @Test func allowGrantsAndSchedules() {
+        var s = fresh
+        s.press(.down, .char(" "))
+        #expect(s.press(.enter) == [.commit([.permission(.granted)])])
+        #expect(s.state.preferences.permission == .granted && s.state.dialog == nil)
+        #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
+        #expect(s.screen.contains("Notifications allowed."))
+    }
+
+    @Test func dontAllowDeniesAndThePageSaysBlockedAndHowToChange() {
+        for keys: [Key] in [[.right, .enter], [.char("d")], [.tab, .char(" ")], [.char("l"), .enter]] {
+            var s = fresh
+            s.press(.down, .char(" "))
+            var effects: [Effect] = []
+            for key in keys { effects += s.press(key) }
+            #expect(effects == [.commit([.permission(.denied)])], "\(keys)")
+            let text = s.screen
+            #expect(text.contains("Next reminder: none — notifications are blocked (press p to change)"))
+            #expect(text.contains("Notifications are blocked: nothing is scheduled. Press p to change."))
+        }
+        var s = fresh
+        s.press(.down, .char(" "), .char("d"))
+        assertSnapshot(s.canvas, named: "page-denied")
+    }
+
+    @Test func escapeLeavesItUndecidedAndSaysPermissionIsNeeded() {
+        var s = fresh
+        s.press(.down, .char(" "))
+        #expect(s.press(.escape).isEmpty)
+        #expect(s.state.preferences.permission == .notDetermined && s.state.dialog == nil)
+        let text = s.screen
+        #expect(text.contains("Next reminder: none — permission needed (press p)"))
+        #expect(text.contains("Permission needed: nothing is scheduled until you allow notifications"))
+        // Still undecided, so turning it on again asks again.
+        s.press(.char(" "), .char(" "))
+        #expect(s.state.dialog != nil)
+    }
+
+    @Test func masterOnWithTipsAlreadyOnAsksToo() {
+        var s = Script(preferences: .with { $0.pushNotifications = false; $0.tipsAndUpdates = true })
+        s.press(.char(" "))
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .firstReminder))
+    }
+
+    @Test func neverShownAgainOnItsOwnOnceDecided() {
+        for decision in [Key.char("a"), .char("d")] {
+            var s = fresh
+            s.press(.down, .char(" "), decision)
+            for key in [Key.char(" "), .char(" "), .up, .char(" "), .char(" ")] {
+                s.press(key)
+                #expect(s.state.dialog == nil)
+            }
+        }
+    }
+
+    @Test func otherSettingsNeverAsk() {
+        var s = fresh
+        s.press(.down, .down, .char(" "), .down, .char(" "), .down, .right, .down, .char(" "))
+        #expect(s.state.dialog == nil)
+    }
+
+    @Test func pOpensItAnyTimeAndChangesTheDecision() {
+        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .denied })
+        #expect(s.press(.char("p")).isEmpty)
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .requested))
+        #expect(s.press(.char("a")) == [.commit([.permission(.granted)])])
+        s.press(.char("p"))
+        #expect(s.press(.escape).isEmpty)
+        #expect(s.state.preferences.permission == .granted)
+        #expect(!s.screen.contains("Permission needed"))
+    }
+
+    @Test func clicksOnButtonsAndRowsActLikeEnterAndSpace() {
+        var s = fresh
+        let tipsRow = try! #require(s.canvas.row(containing: "Tips & Updates"))
+        #expect(s.send(.click(row: tipsRow, column: 10)) == [.commit([.toggle(.tipsAndUpdates, true)])])
+        #expect(s.state.focus == .tipsAndUpdates)
+        let canvas = s.canvas
+        let buttonRow = try! #require(canvas.row(containing: "Don't allow"))
+        let column = canvas.text(ofRow: buttonRow).range(of: "Don't allow").map { canvas.text(ofRow: buttonRow).distance(from: canvas.text(ofRow: buttonRow).startIndex, to: $0.lowerBound) }!
+        #expect(s.send(.click(row: buttonRow, column: column + 2)) == [.commit([.permission(.denied)])])
+        #expect(s.send(.click(row: 0, column: 0)).isEmpty, "the title is not clickable")
+    }
+
+    @Test func clicksOnTheSoundListChooseAndDisabledRowsIgnoreClicks() {
+        var s = fresh
+        s.press(.down, .down, .down, .down, .enter)
+        let canvas = s.canvas
+        let bellRow = try! #require(canvas.row(containing: "bell"))
+        #expect(s.send(.click(row: bellRow, column: PageScreen.detailColumn + 2)) == [.commit([.sound(.bell)])])
+        var off = Script(preferences: .with { $0.pushNotifications = false })
+        let queueRow = try! #require(off.canvas.row(containing: "Queue alerts"))
+        #expect(off.send(.click(row: queueRow, column: 10)).isEmpty)
+    }
+}
+
+@Suite struct OnboardingTests {
+    func start(_ mode: ProjectMode, exit: Bool = false) -> Script {
+        var p = NotificationPreferences()
+        p.mode = mode
+        return Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                     unicode: true, onboarding: true, exitAfterOnboarding: exit))
+    }
+
+    @Test func guestTurningTipsOnFollowsThePromptRules() {
+        var s = start(.guest)
+        assertSnapshot(s.canvas, named: "onboarding-welcome")
+        s.press(.enter)
+        #expect(s.state.screen == .onboarding(.guestReminders))
+        assertSnapshot(s.canvas, named: "onboarding-guest")
+        #expect(s.press(.enter) == [.commit([.toggle(.tipsAndUpdates, true)])])
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .onboarding))
+        #expect(s.press(.enter) == [.commit([.permission(.granted)]), .commit([.onboardingCompleted])])
+        #expect(s.state.screen == .page && s.state.preferences.onboardingCompleted)
+        #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
+    }
+
+    @Test func guestNotNowFinishesWithoutAsking() {
+        var s = start(.guest)
+        s.press(.enter, .right)
+        #expect(s.state.wizardFocus == .notNow)
+        #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
+        #expect(s.state.screen == .page && !s.state.preferences.tipsAndUpdates && s.state.dialog == nil)
+    }
+
+    @Test func guestEscapeOnThePromptStillFinishes() {
+        var s = start(.guest)
+        s.press(.enter, .enter)
+        #expect(s.press(.escape) == [.commit([.onboardingCompleted])])
+        #expect(s.state.preferences.permission == .notDetermined)
+    }
+
+    @Test func accountAsksPermissionWithTheSamePrompt() {
+        var s = start(.account)
+        s.press(.enter)
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .onboarding))
+        assertSnapshot(s.canvas, named: "onboarding-account")
+        #expect(s.press(.char("d")) == [.commit([.permission(.denied)]), .commit([.onboardingCompleted])])
+        #expect(s.state.screen == .page)
+        let text = s.screen
+        #expect(text.contains("Account project"))
+        #expect(text.contains("Tips & Updates reminders are a Guest feature"))
+    }
+
+    @Test func accountTipsNeverAskAndScheduleNothing() {
+        var s = Script(preferences: .with { $0.mode = .account; $0.permission = .granted })
+        s.press(.down, .char(" "))
+        #expect(s.state.dialog == nil)
+        #expect(s.screen.contains("Next reminder: none — Account project"))
+        assertSnapshot(s.canvas, named: "page-account")
+    }
+
+    @Test func onboardingCommandLeavesWhenDone() {
+        var s = start(.guest, exit: true)
+        s.press(.enter, .right)
+        #expect(s.press(.enter) == [.commit([.onboardingCompleted]), .quit])
+    }
+
+    @Test func quittingOnboardingDoesNotCompleteIt() {
+        var s = start(.guest)
+        #expect(s.press(.char("q")) == [.quit])
+        #expect(!s.state.preferences.onboardingCompleted)
+    }
+
+    @Test func wizardButtonsRespondToClicks() {
+        var s = start(.guest)
+        s.press(.enter)
+        let canvas = s.canvas
+        let row = try! #require(canvas.row(containing: "Not now"))
+        let line = canvas.text(ofRow: row)
+        let column = line.distance(from: line.startIndex, to: line.range(of: "Not now")!.lowerBound)
+        #expect(s.send(.click(row: row, column: column)) == [.commit([.onboardingCompleted])])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import SharedLogic
+@testable import SettingsUI
+
+/// Compares a rendered canvas with `Snapshots/<name>.txt`: recorded when missing (the test
+/// then fails once, so a new snapshot is always looked at), diffed line by line on failure.
+/// Set NOTIF_RECORD_SNAPSHOTS=1 to re-record after an intended change.
+func assertSnapshot(_ canvas: Canvas, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+    let dir = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let file = dir.appendingPathComponent(name + ".txt")
+    let actual = canvas.text
+    let record = ProcessInfo.processInfo.environment["NOTIF_RECORD_SNAPSHOTS"] == "1"
+    guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? actual.write(to: file, atomically: true, encoding: .utf8)
+        if !record {
+            Issue.record("recorded new snapshot \(name).txt; check it and run again", sourceLocation: sourceLocation)
+        }
+        return
+    }
+    if expected != actual {
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        var diff: [String] = []
+        for i in 0..<max(a.count, b.count) {
+            let x = i < a.count ? String(a[i]) : "<none>"
+            let y = i < b.count ? String(b[i]) : "<none>"
+            if x != y { diff.append("line \(i + 1):\n  expected |\(x)|\n  actual   |\(y)|") }
+        }
+        let message = diff.joined(separator: "\n")
+        Issue.record("snapshot \(name) differs:\n\(message)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A scripted session: a state and the effects each step asked for.
+struct Script {
+    var state: AppState
+    var effects: [Effect] = []
+
+    init(_ state: AppState) { self.state = state }
+
+    init(preferences: NotificationPreferences = NotificationPreferences(), status: SchedulerStatus = .cronFiring,
+         size: TerminalSize = TerminalSize(width: 80, height: 24), unicode: Bool = true) {
+        state = AppState(preferences: preferences, status: status, size: size, unicode: unicode)
+    }
+
+    @discardableResult
+    mutating func send(_ actions: Action...) -> [Effect] {
+        var produced: [Effect] = []
+        for action in actions {
+            let (next, effects) = SettingsApp.update(state, action)
+            state = next
+            produced += effects
+        }
+        effects += produced
+        return produced
+    }
+
+    @discardableResult
+    mutating func press(_ keys: Key...) -> [Effect] {
+        var produced: [Effect] = []
+        for key in keys { produced += send(.key(key)) }
+        return produced
+    }
+
+    /// Stands in for the shell: answers each commit as saved and scheduled.
+    mutating func settle() {
+        send(.committed(preferences: state.preferences, status: state.status, problem: nil))
+    }
+
+    var canvas: Canvas { SettingsRenderer.render(state) }
+    var screen: String { canvas.text }
+}
+
+extension SchedulerStatus {
+    /// cron holding whatever is planned, next firing Mon 30 Nov 09:00.
+    static let cronFiring = SchedulerStatus(
+        scheduler: "cron", installed: nil, warnings: [],
+        nextFire: ["tips-and-updates": LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)])
+}
+
+extension NotificationPreferences {
+    static func with(_ change: (inout NotificationPreferences) -> Void) -> NotificationPreferences {
+        var p = NotificationPreferences()
+        p.onboardingCompleted = true
+        change(&p)
+        return p
+    }
+}
