@@ -11,11 +11,14 @@ let package = Package(
         .target(name: "Storage", dependencies: ["SharedLogic"]),
         .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage"]),
         .target(name: "SettingsUI", dependencies: ["SharedLogic"]),
-        .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway"]),
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CursesTerminal", dependencies: ["CNcursesw", "SettingsUI"]),
+        .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "SettingsUI", "CursesTerminal"]),
         .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic"]),
         .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["notif"]),
+        .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway"]),
     ]
 )

@@ -9,6 +9,15 @@ struct CommandSpec {
 
     static let all: [CommandSpec] = [
         CommandSpec(
+            name: "onboarding", usage: "notif onboarding",
+            summary: "the first-start wizard, including the permission prompt",
+            details: """
+            Runs the onboarding wizard in the terminal: a welcome, then for Guest projects the offer
+            to turn on Tips & Updates (which asks for permission), for Account projects the
+            permission prompt. Finishing saves onboardingCompleted; `notif` runs it by itself on
+            first start.
+            """),
+        CommandSpec(
             name: "status", usage: "notif status [--json]",
             summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery",
             details: """
@@ -92,7 +101,7 @@ struct CommandSpec {
         Commands:
         \(all.map { "  \($0.usage.dropFirst(6).padded(to: 38)) \($0.summary)" }.joined(separator: "\n"))
 
-        With no command, notif shows the status.
+        With no command, notif opens the Notifications settings page (onboarding first, on first start).
 
         Options:
           --scheduler NAME   use this scheduler (also NOTIF_SCHEDULER): systemd, cron or embedded;

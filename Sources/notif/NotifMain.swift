@@ -40,7 +40,15 @@ enum NotifMain {
             output.out(spec.helpText)
             return .success
         }
-        let commands = Commands(context: .live(forcedScheduler: arguments.scheduler), output: output)
-        return try commands.run(arguments.command ?? "status", arguments.rest)
+        let context = NotifContext.live(forcedScheduler: arguments.scheduler)
+        switch arguments.command {
+        case nil:
+            return PageShell(service: ReminderService(context: context), output: output).run(.page)
+        case "onboarding":
+            guard arguments.rest.isEmpty else { throw UsageError(message: "onboarding takes no arguments", command: "onboarding") }
+            return PageShell(service: ReminderService(context: context), output: output).run(.onboardingOnly)
+        case let command?:
+            return try Commands(context: context, output: output).run(command, arguments.rest)
+        }
     }
 }

@@ -107,19 +107,20 @@ import Testing
         #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl")?.contains("\"outcome\":\"skipped\"") == true)
     }
 
-    @Test func withNoSchedulerTheSettingIsKeptAndStatusSaysNotInSync() throws {
+    @Test func withAMissingSchedulerTheSettingIsKeptAndStatusSaysNotInSync() throws {
         let sandbox = Sandbox()
-        // A PATH without crontab and no daemons: nothing can hold the entry.
-        let env = ["PATH": "/nonexistent"]
+        // cron forced, but no crontab program on PATH: nothing can hold the entry.
+        let env = ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "cron"]
         _ = try sandbox.notif(["permission", "grant"], env)
         let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("no scheduler available"))
+        #expect(result.stdout.contains("NOT scheduled: crontab is not installed"), "\(result)")
         #expect(result.stderr.contains("the setting was saved"))
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
         let status = try sandbox.notif(["status"], env)
-        #expect(status.stdout.contains("In sync:            no"))
-        #expect(status.stdout.contains("Next reminder:      none — no scheduler available"))
+        #expect(status.stdout.contains("In sync:            no"), "\(status)")
+        #expect(status.stdout.contains("Installed:          unknown"))
+        #expect(status.stderr.contains("cannot read the cron entries: crontab is not installed"))
     }
 }
 

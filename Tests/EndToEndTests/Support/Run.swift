@@ -1,4 +1,5 @@
 import Foundation
+import LinuxGateway
 
 /// What a finished command printed and returned.
 struct RunResult: CustomStringConvertible {
@@ -8,37 +9,15 @@ struct RunResult: CustomStringConvertible {
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 
-/// Runs a program to completion (killing it after `timeout` seconds) with an exact environment.
+/// Runs a program to completion (killing it after `timeout` seconds) with exactly `environment`.
+/// Uses notif's own process runner: unlike Foundation's Process it notices a child that exits
+/// while a daemon it started (tmux, dbus) still holds the output pipes.
 func run(_ argv: [String], environment: [String: String], input: String? = nil, timeout: TimeInterval = 60) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: argv[0].hasPrefix("/") ? argv[0] : "/usr/bin/env")
-    process.arguments = argv[0].hasPrefix("/") ? Array(argv.dropFirst()) : argv
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let inPipe = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
-    try process.run()
-    if let input {
-        inPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inPipe.fileHandleForWriting.close()
-    }
-    // Read both pipes fully while the process runs (no deadlock on large output).
-    let group = DispatchGroup()
-    nonisolated(unsafe) var outData = Data(), errData = Data()
-    DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(2000) }
-    if process.isRunning {
-        process.terminate()
-        kill(process.processIdentifier, SIGKILL)
-    }
-    process.waitUntilExit()
-    _ = group.wait(timeout: .now() + 5)
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+    let assignments = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
+    let result = try SpawnProcessRunner().run(["/usr/bin/env", "-i"] + assignments + argv, input: input.map { Array($0.utf8) },
+                                              environment: [:], timeout: timeout)
+    return RunResult(status: result.exitStatus ?? (128 + (result.signal ?? 0)), stdout: result.stdoutText,
+                     stderr: String(decoding: result.stderr, as: UTF8.self))
 }
 
 /// Polls `condition` every 20 ms until it holds or `seconds` pass.

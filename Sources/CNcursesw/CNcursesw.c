@@ -1,0 +1,140 @@
+#include "CNcursesw.h"
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <unistd.h>
+#include <wchar.h>
+
+const char *notif_terminal_problem(void) {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        return "the settings page needs a terminal: stdin and stdout must be a tty";
+    }
+    const char *term = getenv("TERM");
+    if (term == NULL || term[0] == '\0') {
+        return "TERM is not set, so the terminal type is unknown";
+    }
+    int error = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &error) != OK) {
+        return error == 0 ? "the terminal type in TERM is not known to this system (no terminfo entry)"
+                          : "the terminfo database could not be read for TERM";
+    }
+    const char *cup = tigetstr("cup");
+    int usable = cup != NULL && cup != (char *)-1;
+    del_curterm(cur_term);
+    if (!usable) {
+        return "this terminal (TERM) cannot move the cursor (for example TERM=dumb)";
+    }
+    return NULL;
+}
+
+int notif_setup_locale(void) {
+    setlocale(LC_ALL, "");
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+WINDOW *notif_stdscr(void) { return stdscr; }
+int notif_lines(void) { return LINES; }
+int notif_cols(void) { return COLS; }
+
+attr_t notif_a_normal(void) { return A_NORMAL; }
+attr_t notif_a_bold(void) { return A_BOLD; }
+attr_t notif_a_reverse(void) { return A_REVERSE; }
+attr_t notif_a_dim(void) { return A_DIM; }
+attr_t notif_a_underline(void) { return A_UNDERLINE; }
+attr_t notif_color_pair(short pair) { return COLOR_PAIR(pair); }
+
+int notif_start_headless(const char *term, int height, int width) {
+    FILE *out = fopen("/dev/null", "w");
+    FILE *in = fopen("/dev/null", "r");
+    if (out == NULL || in == NULL) return 0;
+    if (newterm(term, out, in) == NULL) return 0;
+    resizeterm(height, width);
+    return 1;
+}
+
+void notif_row_text(int row, char *buffer, int size) {
+    wchar_t wide[1024];
+    int count = COLS < 1023 ? COLS : 1023;
+    int n = mvwinnwstr(stdscr, row, 0, wide, count);
+    if (n < 0) n = 0;
+    wide[n] = 0;
+    size_t written = wcstombs(buffer, wide, (size_t)size - 1);
+    if (written == (size_t)-1) written = 0;
+    buffer[written] = 0;
+}
+
+attr_t notif_cell_attributes(int row, int column) {
+    cchar_t cell;
+    if (mvwin_wch(stdscr, row, column, &cell) != OK) return 0;
+    return cell.attr;
+}
+
+void notif_cursor(int *row, int *column) {
+    getyx(stdscr, *row, *column);
+}
+
+void notif_enable_mouse(void) {
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    mouseinterval(0);
+}
+
+int notif_read_click(int *row, int *column) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    if (!(event.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) return 0;
+    *row = event.y;
+    *column = event.x;
+    return 1;
+}
+
+static volatile sig_atomic_t pending_signal = 0;
+
+static void on_quit_signal(int sig) {
+    if (pending_signal == 0) pending_signal = sig;
+}
+
+static void on_crash_signal(int sig) {
+    endwin();
+    notif_die_by_signal(sig);
+}
+
+void notif_install_signal_handlers(void) {
+    struct sigaction quit;
+    memset(&quit, 0, sizeof quit);
+    quit.sa_handler = on_quit_signal;
+    sigemptyset(&quit.sa_mask);
+    quit.sa_flags = 0; /* no SA_RESTART: a blocked read returns so the loop sees the flag */
+    int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++) {
+        sigaction(quit_signals[i], &quit, NULL);
+    }
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = on_crash_signal;
+    sigemptyset(&crash.sa_mask);
+    crash.sa_flags = SA_RESETHAND;
+    int crash_signals[] = {SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE, SIGTRAP};
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+        sigaction(crash_signals[i], &crash, NULL);
+    }
+}
+
+int notif_pending_signal(void) { return pending_signal; }
+
+void notif_die_by_signal(int sig) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}

@@ -1,0 +1,49 @@
+/* ncursesw for Swift: the wide-character API plus small helpers for what Swift cannot import
+   (macros, globals that are not concurrency-safe) and for async-signal-safe terminal restore. */
+#ifndef NOTIF_CNCURSESW_H
+#define NOTIF_CNCURSESW_H
+
+#define NCURSES_WIDECHAR 1
+#include <ncurses.h>
+
+/* Why the terminal cannot host the page, or NULL when it can: stdin/stdout must be ttys,
+   TERM must name a known terminal with cursor addressing. Never exits, unlike initscr. */
+const char *notif_terminal_problem(void);
+
+/* setlocale(LC_ALL, "") and whether the locale's character set is UTF-8. */
+int notif_setup_locale(void);
+
+WINDOW *notif_stdscr(void);
+int notif_lines(void);
+int notif_cols(void);
+
+attr_t notif_a_normal(void);
+attr_t notif_a_bold(void);
+attr_t notif_a_reverse(void);
+attr_t notif_a_dim(void);
+attr_t notif_a_underline(void);
+attr_t notif_color_pair(short pair);
+
+/* A screen that draws into /dev/null at a fixed size: ncurses without a terminal, for tests. */
+int notif_start_headless(const char *term, int height, int width);
+/* The text ncurses holds for one screen row (UTF-8, written into buffer). */
+void notif_row_text(int row, char *buffer, int size);
+/* The attributes ncurses holds at a cell. */
+attr_t notif_cell_attributes(int row, int column);
+/* Where ncurses' cursor is. */
+void notif_cursor(int *row, int *column);
+
+/* Reports left-button presses and clicks as KEY_MOUSE. */
+void notif_enable_mouse(void);
+/* After KEY_MOUSE: the cell of a left-button press or click; returns 0 for other events. */
+int notif_read_click(int *row, int *column);
+
+/* Handlers: SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag the key loop reads; crash signals
+   (SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE) restore the terminal and die with the signal. */
+void notif_install_signal_handlers(void);
+/* The first pending quit signal, or 0. */
+int notif_pending_signal(void);
+/* Default action for `sig`, unblocked, and raised: the process ends as the signal asks. */
+void notif_die_by_signal(int sig);
+
+#endif

@@ -1,0 +1,155 @@
+import CNcursesw
+import Glibc
+import SettingsUI
+
+/// What the key loop reads next.
+public enum TerminalInput: Equatable, Sendable {
+    case action(Action)
+    /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived: restore the terminal and end.
+    case signal(Int32)
+    /// stdin closed (or cannot be read): nothing more will come.
+    case endOfInput
+    /// Nothing the page understands (e.g. a mouse move); read again.
+    case nothing
+}
+
+/// The thin ncurses layer: checks the terminal, paints canvases, reads keys, and always
+/// gives the terminal back as it found it.
+public final class CursesTerminal {
+    private let palette: Palette
+    public let unicode: Bool
+    private var active = true
+
+    /// Why notif cannot draw here (no tty, unknown TERM, TERM=dumb), checked before ncurses
+    /// starts, so those cases get a message instead of an abort or a spinning loop.
+    public static func problem() -> String? {
+        notif_terminal_problem().map { String(cString: $0) }
+    }
+
+    /// Takes over the terminal. Call `problem()` first.
+    public init(environment lookup: (String) -> String?) {
+        unicode = notif_setup_locale() != 0
+        if lookup("ESCDELAY") == nil { set_escdelay(25) }
+        notif_install_signal_handlers()
+        initscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(notif_stdscr(), true)
+        intrflush(notif_stdscr(), false)
+        notif_enable_mouse()
+        let noColor = !(lookup("NO_COLOR") ?? "").isEmpty
+        palette = Palette(useColor: !noColor)
+        curs_set(1)
+    }
+
+    /// ncurses drawing into /dev/null at a fixed size (tests read the screen back).
+    public init?(headlessTerm term: String, size: TerminalSize, useColor: Bool = true) {
+        unicode = notif_setup_locale() != 0
+        guard notif_start_headless(term, Int32(size.height), Int32(size.width)) != 0 else { return nil }
+        palette = Palette(useColor: useColor)
+    }
+
+    /// What ncurses holds for each row now, trailing spaces trimmed.
+    public func screenText() -> [String] {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        return (0..<Int(notif_lines())).map { row in
+            notif_row_text(Int32(row), &buffer, Int32(buffer.count))
+            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            var line = String(decoding: bytes, as: UTF8.self)
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// The attributes ncurses holds at a cell.
+    public func attributes(row: Int, column: Int) -> attr_t { notif_cell_attributes(Int32(row), Int32(column)) }
+
+    public var cursorPosition: (row: Int, column: Int) {
+        var row: Int32 = 0, column: Int32 = 0
+        notif_cursor(&row, &column)
+        return (Int(row), Int(column))
+    }
+
+    /// The attributes the painter uses for a role.
+    public func attributes(for role: Role) -> attr_t { palette.attributes(for: role) }
+
+    deinit { restore() }
+
+    public var size: TerminalSize {
+        TerminalSize(width: Int(notif_cols()), height: Int(notif_lines()))
+    }
+
+    /// Draws the canvas: erase and redraw in memory, then ncurses sends only what changed.
+    public func paint(_ canvas: Canvas) {
+        let screen = notif_stdscr()
+        werase(screen)
+        for row in 0..<min(canvas.height, Int(notif_lines())) {
+            var col = 0
+            while col < canvas.width {
+                let role = canvas[row, col].role
+                var run = ""
+                let start = col
+                while col < canvas.width && canvas[row, col].role == role {
+                    if !canvas[row, col].continuation { run.append(canvas[row, col].character) }
+                    col += 1
+                }
+                wattrset(screen, Int32(bitPattern: palette.attributes(for: role)))
+                // The bottom-right cell would scroll the screen; leave it out.
+                if row == canvas.height - 1 && col == canvas.width { run = String(run.dropLast()) }
+                _ = mvwaddstr(screen, Int32(row), Int32(start), run)
+            }
+        }
+        wattrset(screen, Int32(bitPattern: notif_a_normal()))
+        if let cursor = canvas.cursor {
+            curs_set(1)
+            wmove(screen, Int32(cursor.row), Int32(cursor.column))
+        } else {
+            curs_set(0)
+        }
+        wrefresh(screen)
+    }
+
+    /// Blocks for the next input: a key, a click, a resize, a quit signal or the end of input.
+    public func read() -> TerminalInput {
+        if let sig = pendingSignal { return .signal(sig) }
+        var value: wint_t = 0
+        let result = wget_wch(notif_stdscr(), &value)
+        if let sig = pendingSignal { return .signal(sig) }
+        switch result {
+        case OK:
+            return KeyDecoder.character(UInt32(value)).map { .action(.key($0)) } ?? .nothing
+        case KEY_CODE_YES:
+            let code = Int32(value)
+            if code == KEY_RESIZE { return .action(.resize(size)) }
+            if code == KEY_MOUSE {
+                var row: Int32 = 0, column: Int32 = 0
+                return notif_read_click(&row, &column) != 0 ? .action(.click(row: Int(row), column: Int(column))) : .nothing
+            }
+            return .action(.key(KeyDecoder.functionKey(code)))
+        default:
+            // ERR without a signal: stdin is closed or unreadable. Never spin on it.
+            return errno == EINTR ? .nothing : .endOfInput
+        }
+    }
+
+    private var pendingSignal: Int32? {
+        let sig = notif_pending_signal()
+        return sig == 0 ? nil : sig
+    }
+
+    /// Gives the terminal back (cooked mode, echo, cursor, main screen). Safe to call twice.
+    public func restore() {
+        guard active else { return }
+        active = false
+        curs_set(1)
+        endwin()
+    }
+
+    /// Restores the terminal and ends the process the way `signal` asks (so the parent sees it).
+    public func die(by signal: Int32) -> Never {
+        restore()
+        notif_die_by_signal(signal)
+        fatalError("unreachable")
+    }
+}

@@ -1,0 +1,101 @@
+import LinuxGateway
+import SettingsUI
+import SharedLogic
+import Storage
+
+/// Carries out the page's effects against the real files and scheduler, and turns each
+/// outcome into the action the reducer expects.
+struct PageEffects {
+    let service: ReminderService
+    var context: NotifContext { service.context }
+
+    func perform(_ effect: Effect, current: NotificationPreferences) -> [Action] {
+        switch effect {
+        case .commit(let changes): return [commit(changes, current: current)]
+        case .retryApply: return [apply()]
+        case .sendTest: return [sendTest()]
+        case .loadHistory: return [loadHistory()]
+        case .quit: return []
+        }
+    }
+
+    func commit(_ changes: [PreferenceChange], current: NotificationPreferences) -> Action {
+        do {
+            try context.store.update { preferences in
+                for change in changes { preferences = change.applied(to: preferences) }
+            }
+        } catch {
+            let saved = (try? context.store.load().preferences) ?? current
+            return .commitFailed(preferences: saved, message: error.description)
+        }
+        return apply()
+    }
+
+    func apply() -> Action {
+        do {
+            let outcome = try service.apply()
+            return .committed(preferences: outcome.preferences, status: status(from: outcome), problem: problem(in: outcome))
+        } catch {
+            let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
+            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: error.description)
+        }
+    }
+
+    func sendTest() -> Action {
+        let record = service.deliver(LocalReminders.testNotification, kind: .test)
+        return record.outcome == .delivered
+            ? .testFinished(succeeded: true, message: "Test notification \(record.detail).")
+            : .testFinished(succeeded: false, message: "Test notification not shown: \(record.detail)")
+    }
+
+    func loadHistory() -> Action {
+        do {
+            return .historyLoaded(.records(try context.deliveryLog.newest(500)))
+        } catch {
+            return .historyLoaded(.failed(error.description))
+        }
+    }
+
+    /// The scheduler as `status` sees it (one read of the scheduler).
+    func refreshedStatus() -> (NotificationPreferences, SchedulerStatus)? {
+        guard let report = try? service.status() else { return nil }
+        return (report.preferences, SchedulerStatus(
+            scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
+            warnings: report.warnings, nextFire: nextFire()))
+    }
+
+    /// What is known before the scheduler is read: the choice, nothing about entries.
+    func quickStatus() -> SchedulerStatus {
+        let choice = service.schedulerChoice()
+        return SchedulerStatus(scheduler: choice.kind?.rawValue, installed: nil, warnings: choice.warnings, nextFire: nextFire())
+    }
+
+    func status(from outcome: ApplyOutcome) -> SchedulerStatus {
+        let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
+        let installed = outcome.choice.kind == nil ? nil : Set(outcome.report.outcomes.compactMap { item -> String? in
+            planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? item.id : nil
+        })
+        return SchedulerStatus(scheduler: outcome.choice.kind?.rawValue, installed: installed,
+                               warnings: outcome.choice.warnings, nextFire: nextFire())
+    }
+
+    /// Failures worth the error line (a missing scheduler already shows as a warning).
+    func problem(in outcome: ApplyOutcome) -> String? {
+        guard outcome.choice.kind != nil else { return nil }
+        let failures = (outcome.previous?.report.failures ?? []) + outcome.report.failures
+        let messages = failures.compactMap { item -> String? in
+            if case .failed(let message) = item.result { return message }
+            return nil
+        }
+        return messages.isEmpty ? nil : messages.joined(separator: "; ")
+    }
+
+    func nextFire() -> [String: LocalDateTime] {
+        let now = context.clock.now()
+        var result: [String: LocalDateTime] = [:]
+        for reminder in LocalReminders.all {
+            result[reminder.id] = context.zone.localDateTime(of: ReminderClock.nextFire(of: reminder.time, after: now, in: context.zone))
+        }
+        return result
+    }
+}

@@ -1,0 +1,74 @@
+import CursesTerminal
+import LinuxGateway
+import SettingsUI
+import SharedLogic
+import Storage
+
+/// The interactive page: owns the terminal, feeds input through the reducer, runs effects,
+/// paints. `notif` runs it (with onboarding first when never completed); `notif onboarding`
+/// runs just the wizard.
+struct PageShell {
+    let service: ReminderService
+    let output: Output
+
+    enum Mode { case page, onboardingOnly }
+
+    func run(_ mode: Mode) -> ExitCode {
+        if let problem = CursesTerminal.problem() {
+            output.error(problem + "; use `notif status` and `notif set` instead")
+            return .usage
+        }
+        let loaded: LoadedPreferences
+        do {
+            loaded = try service.context.store.load()
+        } catch {
+            output.error(error.description)
+            return .failure
+        }
+        let effects = PageEffects(service: service)
+        let onboarding = mode == .onboardingOnly || !loaded.fileExisted || !loaded.preferences.onboardingCompleted
+        let terminal = CursesTerminal(environment: service.context.lookup)
+        var state = AppState.start(preferences: loaded.preferences, status: effects.quickStatus(), size: terminal.size,
+                                   unicode: terminal.unicode, onboarding: onboarding,
+                                   exitAfterOnboarding: mode == .onboardingOnly)
+        if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
+        terminal.paint(SettingsRenderer.render(state))
+        if let (preferences, status) = effects.refreshedStatus() {
+            state = SettingsApp.update(state, .preferencesReloaded(preferences, status)).0
+            terminal.paint(SettingsRenderer.render(state))
+        }
+        while true {
+            switch terminal.read() {
+            case .action(let action):
+                if !dispatch(action, state: &state, effects: effects, terminal: terminal) {
+                    terminal.restore()
+                    return .success
+                }
+            case .signal(let sig):
+                terminal.die(by: sig)
+            case .endOfInput:
+                terminal.restore()
+                return .success
+            case .nothing:
+                continue
+            }
+        }
+    }
+
+    /// Runs one action and every effect it causes, painting before slow work so the page
+    /// answers at once. Returns false when the page should close.
+    private func dispatch(_ first: Action, state: inout AppState, effects: PageEffects, terminal: CursesTerminal) -> Bool {
+        var queue = [first]
+        while !queue.isEmpty {
+            let (next, produced) = SettingsApp.update(state, queue.removeFirst())
+            state = next
+            for effect in produced {
+                if effect == .quit { return false }
+                terminal.paint(SettingsRenderer.render(state))
+                queue.append(contentsOf: effects.perform(effect, current: state.preferences))
+            }
+        }
+        terminal.paint(SettingsRenderer.render(state))
+        return true
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// The settings page, the real binary in a real terminal.
+@Suite struct PageTerminalTests {
+    /// A sandbox environment for the page; PATH without crontab keeps root's own crontab out of it.
+    func env(_ sandbox: Sandbox, _ extra: [String: String] = [:]) -> [String: String] {
+        var env = sandbox.environment(["TERM": "tmux-256color", "PATH": "/nonexistent"])
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    @Test func firstStartShowsOnboardingThenThePageAndQuitRestoresTheTerminal() throws {
+        let sandbox = Sandbox()
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Welcome to notif")
+        try pane.send("Enter")
+        try pane.waitFor("Turn on Tips & Updates now?")
+        try pane.send("Right", "Enter")
+        let page = try pane.waitFor("Next reminder:")
+        #expect(page.contains("Push Notifications") && page.contains("[ ] Tips & Updates"))
+        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"onboardingCompleted\": true") == true)
+        try pane.send("q")
+        let (status, stty) = try pane.finished()
+        #expect(status == 0)
+        #expect(isSane(stty), "stty after q: \(stty)")
+    }
+
+    @Test(arguments: ["Escape", "C-c"])
+    func escapeAndCtrlCQuitCleanly(key: String) throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        try pane.send(key)
+        let (status, stty) = try pane.finished()
+        #expect(status == 0)
+        #expect(isSane(stty), "stty after \(key): \(stty)")
+    }
+
+    @Test(arguments: [("TERM", SIGTERM), ("HUP", SIGHUP), ("QUIT", SIGQUIT), ("INT", SIGINT), ("SEGV", SIGSEGV), ("ILL", SIGILL)])
+    func signalsRestoreTheTerminal(name: String, signal: Int32) throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        kill(try pane.pid(of: "notif"), signal)
+        let (status, stty) = try pane.finished()
+        #expect(status == 128 + Int(signal), "SIG\(name)")
+        #expect(isSane(stty), "stty after SIG\(name): \(stty)")
+    }
+
+    @Test func resizingToTooSmallAndBack() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        try pane.resize(width: 30, height: 8)
+        try pane.waitFor("Terminal too small")
+        try pane.waitFor("needs 48×16, is 30×8")
+        try pane.resize(width: 80, height: 24)
+        try pane.waitFor("Next reminder:")
+        try pane.waitForAbsence("too small")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    @Test func togglingTipsAsksAndDontAllowBlocks() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        try pane.send("Down", "Space")
+        try pane.waitFor("Allow notifications?")
+        try pane.send("d")
+        try pane.waitFor("notifications are blocked (press p to change)")
+        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"permission\": \"denied\"") == true)
+        try pane.send("p")
+        try pane.waitFor("Allow notifications?")
+        try pane.send("Escape")
+        try pane.waitForAbsence("Allow notifications?")
+        try pane.send("Escape")
+        #expect(try pane.finished().status == 0)
+    }
+
+    @Test func helpHistoryAndTestFromThePage() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        try pane.send("?")
+        try pane.waitFor("Permission prompt")
+        try pane.send("Escape")
+        try pane.waitFor("Next reminder:")
+        try pane.send("t")
+        try pane.waitFor("Test notification not shown: no D-Bus session bus")
+        try pane.send("H")
+        try pane.waitFor("History")
+        try pane.waitFor("failed")
+        try pane.send("q", "q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    @Test func noColorAndMonochromeStillShowState() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"pushNotifications\": false}", to: sandbox.settingsPath)
+        for extra in [["NO_COLOR": "1"], ["TERM": "vt100"]] {
+            let pane = try TmuxPane(notifCommand(env: env(sandbox, extra)))
+            try pane.waitFor("Next reminder:")
+            let colored = try pane.capture(colors: true)
+            #expect(foregroundColours(in: colored).isEmpty, "colours with \(extra): \(foregroundColours(in: colored))")
+            let plain = try pane.capture()
+            #expect(plain.contains("paused: Push Notifications is off"))
+            #expect(plain.contains("[ ] Push Notifications"))
+            try pane.send("q")
+            #expect(try pane.finished().status == 0)
+        }
+    }
+
+    @Test func coloursAreUsedWhenAllowed() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        #expect(!foregroundColours(in: try pane.capture(colors: true)).isEmpty)
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    /// The SGR foreground colour parameters (30–37, 90–97, 38;...) in captured text.
+    func foregroundColours(in text: String) -> [String] {
+        var found: [String] = []
+        var rest = text[...]
+        while let start = rest.range(of: "\u{1B}[") {
+            let after = rest[start.upperBound...]
+            guard let end = after.firstIndex(of: "m") else { break }
+            for parameter in after[..<end].split(separator: ";") {
+                if let n = Int(parameter), (30...38).contains(n) || (90...97).contains(n) { found.append(String(n)) }
+            }
+            rest = after[end...]
+        }
+        return found
+    }
+
+    @Test func badTerminalsGetAMessageAndExitTwo() throws {
+        let sandbox = Sandbox()
+        let noTTY = try sandbox.notif([])
+        #expect(noTTY.status == 2, "\(noTTY)")
+        #expect(noTTY.stderr.contains("needs a terminal"))
+        for (term, message) in [("dumb", "cannot move the cursor"), ("no-such-terminal-xyz", "not known"), ("", "TERM is not set")] {
+            let pane = try TmuxPane(notifCommand(env: env(sandbox, ["TERM": term])) + " 2>&1")
+            try pane.waitFor(message)
+            let (status, stty) = try pane.finished()
+            #expect(status == 2, "TERM=\(term)")
+            #expect(isSane(stty))
+        }
+    }
+
+    @Test func onboardingCommandRunsTheWizardAndLeaves() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(["onboarding"], env: env(sandbox)))
+        try pane.waitFor("Welcome to notif")
+        try pane.send("Enter", "Right", "Enter")
+        #expect(try pane.finished().status == 0)
+    }
+}
+
+/// The page against a throwaway user's real crontab.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct PageSchedulingTests {
+    @Test func allowSchedulesAndMasterOffCancels() throws {
+        let user = try TestUser.make("notif-tpage")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = user.environment(["TERM": "tmux-256color", "NOTIF_SCHEDULER": "cron", "TZ": "Europe/Berlin"])
+        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name))
+        try pane.waitFor("Welcome to notif")
+        try pane.send("Enter")
+        try pane.waitFor("Turn on Tips & Updates now?")
+        try pane.send("Enter")
+        try pane.waitFor("Allow notifications?")
+        try pane.send("Enter")
+        let line = try pane.waitForLine(containing: "Next reminder:") { !$0.contains("none") }
+        #expect(line.hasSuffix("09:00"), "\(line)")
+        #expect(try waitUntil(5) { (try user.crontab()).contains("deliver tips-and-updates") })
+        let settings = user.read(user.settingsPath) ?? ""
+        #expect(settings.contains("\"tipsAndUpdates\": true") && settings.contains("\"permission\": \"granted\""))
+        try pane.send("Space") // focus is on Push Notifications
+        try pane.waitFor("Next reminder: none — off (Push Notifications is off)")
+        #expect(try waitUntil(5) { try user.crontab().isEmpty })
+        try pane.send("q")
+        let (status, stty) = try pane.finished()
+        #expect(status == 0 && isSane(stty))
+    }
+}
