@@ -11,7 +11,9 @@ RELEASE_BIN := .build/release/notif
 RUN_PACKAGES := libncursesw5-dev libnotify-bin tzdata cron
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps
 
-.PHONY: run test build release install uninstall deps-run deps-test clean
+SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
+
+.PHONY: run test build release install uninstall deps-run deps-test clean screenshots
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -44,6 +46,10 @@ deps-run:
 deps-test:
 	@scripts/require-swift
 	@scripts/install-packages $(TEST_PACKAGES)
+
+screenshots: release
+	@scripts/install-packages $(SHOT_PACKAGES)
+	scripts/screenshots
 
 clean:
 	rm -rf .build
