@@ -69,8 +69,9 @@ struct CommandSpec {
             name: "history", usage: "notif history [-n COUNT] [--json]",
             summary: "recent delivery attempts, newest first",
             details: """
-            Lists the last COUNT (default 20) delivery attempts from deliveries.jsonl, newest
-            first: time, reminder, outcome and detail. --json prints the records as JSON lines.
+            Guest: the last COUNT (default 20) delivery attempts from deliveries.jsonl, newest
+            first: time, reminder, outcome and detail. Account: the server's notification history
+            (the last good copy, marked, when the server cannot be reached). --json prints JSON lines.
             """),
         CommandSpec(
             name: "test", usage: "notif test",
@@ -79,6 +80,21 @@ struct CommandSpec {
             Sends a test notification through the same path scheduled reminders use and reports
             the outcome; exits 1 with the reason when it could not be shown. It is logged, but it
             does not count as the day's reminder.
+            """),
+        CommandSpec(
+            name: "account", usage: "notif account login --server URL | logout | status",
+            summary: "Account projects: log in to the server, log out, show the device registration",
+            details: """
+            login --server URL   switch to an Account project on URL (https://, or http:// on
+                                 this machine only). The auth token is read from NOTIF_AUTH_TOKEN
+                                 or stdin (typed without echo on a terminal), never from the command
+                                 line, and kept 0600 in the state directory. Every Guest reminder is
+                                 cancelled at once, and this device's token is registered with
+                                 POST /api/v1/app/device-tokens (retried by `notif apply` if it fails).
+            logout               unregister this device (best effort), forget the token, switch back
+                                 to Guest and re-apply the Guest settings.
+            status               the server, whether a token is saved, and the registration state.
+            In Account projects `notif history` shows the server's notification history.
             """),
         CommandSpec(
             name: "help", usage: "notif help [COMMAND]",

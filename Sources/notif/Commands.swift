@@ -1,3 +1,4 @@
+import AccountClient
 import Glibc
 import LinuxGateway
 import SharedLogic
@@ -9,6 +10,9 @@ struct Commands {
     let output: Output
     var service: ReminderService { ReminderService(context: context) }
     var presenter: Presenter { Presenter(zone: context.zone, clock: context.clock) }
+    var account: AccountService {
+        AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
+    }
 
     func run(_ command: String, _ args: [String]) throws(UsageError) -> ExitCode {
         switch command {
@@ -19,6 +23,7 @@ struct Commands {
         case "deliver": return try deliver(args)
         case "history": return try history(args)
         case "test": return try test(args)
+        case "account": return try AccountCommands(account: account, output: output).run(args)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }
@@ -36,7 +41,20 @@ struct Commands {
             return .failure
         }
         if json {
-            output.line(JSONWriter.pretty(service.json(report)).dropLast().description)
+            var document = service.json(report)
+            if report.preferences.mode == .account {
+                let registration: JSONValue
+                switch account.registrationState() {
+                case .registered(let at): registration = .object([JSONMember("state", .string("registered")), JSONMember("time", .string(at))])
+                case .pending(let reason): registration = .object([JSONMember("state", .string("pending")), JSONMember("reason", .string(reason))])
+                case .none: registration = .object([JSONMember("state", .string("none"))])
+                }
+                document = document.setting("account", to: .object([
+                    JSONMember("server", report.preferences.accountServer.map { .string($0) } ?? .null),
+                    JSONMember("registration", registration),
+                ]))
+            }
+            output.line(JSONWriter.pretty(document).dropLast().description)
             return .success
         }
         if let notice = report.notice { output.warn(notice) }
@@ -58,6 +76,10 @@ struct Commands {
             "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
         } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
+        if p.mode == .account {
+            rows.append(("Account server", p.accountServer ?? "not set"))
+            rows.append(("Device token", AccountCommands(account: account, output: output).describe(account.registrationState())))
+        }
         for (label, value) in rows { output.line((label + ":").padded(to: 20) + value) }
         for warning in report.warnings { output.warn(warning) }
         return .success
@@ -123,7 +145,13 @@ struct Commands {
 
     func apply(_ args: [String]) throws(UsageError) -> ExitCode {
         _ = try flags(args, allowed: [], command: "apply")
-        return applyAndReport(afterSave: false)
+        let code = applyAndReport(afterSave: false)
+        // Account projects: a registration that failed before is retried here.
+        let registration = account.ensureRegistered()
+        if registration != .none {
+            output.line("Device token: " + AccountCommands(account: account, output: output).describe(registration))
+        }
+        return code
     }
 
     private func applyAndReport(afterSave: Bool) -> ExitCode {
@@ -194,6 +222,9 @@ struct Commands {
             }
             index += 1
         }
+        if (try? context.store.load().preferences.mode) == .account {
+            return serverHistory(limit: limit, json: json)
+        }
         do {
             let records = try context.deliveryLog.newest(limit)
             if records.isEmpty && !json { output.line("No deliveries yet.") }
@@ -201,6 +232,28 @@ struct Commands {
             return .success
         } catch {
             output.error(error.description)
+            return .failure
+        }
+    }
+
+    /// Account projects: the server's notification history (or the cached copy, marked).
+    func serverHistory(limit: Int, json: Bool) -> ExitCode {
+        do {
+            let history = try account.history()
+            if let cachedAt = history.cachedAt {
+                output.warn("showing the copy from \(cachedAt): \(history.problem?.message ?? "the server could not be reached")")
+            }
+            if history.items.isEmpty && !json { output.line("No notifications from the server yet.") }
+            for item in history.items.prefix(limit) {
+                if json {
+                    output.line(JSONWriter.compact(item.json.setting("cached", to: .bool(history.cachedAt != nil))))
+                } else {
+                    output.line("\(item.sentAt)  \(item.title)" + (item.body.isEmpty ? "" : ": \(item.body)"))
+                }
+            }
+            return .success
+        } catch {
+            output.error(error.message)
             return .failure
         }
     }

@@ -1,0 +1,56 @@
+import SharedLogic
+
+/// One notification from the server's history (`id`, `title`, `body`, `sentAt`; extra fields ignored).
+public struct ServerNotification: Equatable, Sendable {
+    public let id: String
+    public let title: String
+    public let body: String
+    public let sentAt: String
+
+    public init(id: String, title: String, body: String, sentAt: String) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.sentAt = sentAt
+    }
+
+    /// Reads a history response: a JSON array of objects (or `{"items": [...]}`/`{"notifications": [...]}`).
+    public static func list(from bytes: [UInt8]) throws(AccountError) -> [ServerNotification] {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw AccountError(.badResponse, "the server's history is not valid JSON (\(error))")
+        }
+        let items: [JSONValue]
+        switch document {
+        case .array(let array): items = array
+        case .object:
+            guard case .array(let array)? = document["notifications"] ?? document["items"] ?? document["data"] else {
+                throw AccountError(.badResponse, "the server's history is not a list of notifications")
+            }
+            items = array
+        default:
+            throw AccountError(.badResponse, "the server's history is not a list of notifications")
+        }
+        return try items.enumerated().map { (index, item) throws(AccountError) -> ServerNotification in
+            guard case .object = item else { throw AccountError(.badResponse, "history item \(index + 1) is not an object") }
+            let id: String
+            switch item["id"] {
+            case .string(let s)?: id = s
+            case .number(let n)?: id = n
+            default: throw AccountError(.badResponse, "history item \(index + 1) has no id")
+            }
+            return ServerNotification(
+                id: id,
+                title: item["title"]?.stringValue ?? "",
+                body: item["body"]?.stringValue ?? "",
+                sentAt: item["sentAt"]?.stringValue ?? "")
+        }
+    }
+
+    public var json: JSONValue {
+        .object([JSONMember("id", .string(id)), JSONMember("title", .string(title)),
+                 JSONMember("body", .string(body)), JSONMember("sentAt", .string(sentAt))])
+    }
+}

@@ -1,0 +1,138 @@
+import AccountClient
+import Glibc
+import LinuxGateway
+import SharedLogic
+import Storage
+
+/// `notif account login|logout|status`.
+struct AccountCommands {
+    let account: AccountService
+    let output: Output
+
+    func run(_ args: [String]) throws(UsageError) -> ExitCode {
+        guard let action = args.first else {
+            throw UsageError(message: "account needs login, logout or status", command: "account")
+        }
+        switch action {
+        case "login": return try login(Array(args.dropFirst()))
+        case "logout":
+            guard args.count == 1 else { throw UsageError(message: "logout takes no arguments", command: "account") }
+            return logout()
+        case "status":
+            guard args.count == 1 else { throw UsageError(message: "status takes no arguments", command: "account") }
+            return status()
+        default:
+            throw UsageError(message: "unknown account action '\(action)'; use login, logout or status", command: "account")
+        }
+    }
+
+    func login(_ args: [String]) throws(UsageError) -> ExitCode {
+        var server: String?
+        var index = 0
+        while index < args.count {
+            let arg = args[index]
+            if arg == "--server" {
+                index += 1
+                guard index < args.count else { throw UsageError(message: "--server needs a URL", command: "account") }
+                server = args[index]
+            } else if arg.hasPrefix("--server=") {
+                server = String(arg.dropFirst("--server=".count))
+            } else {
+                throw UsageError(message: "unexpected argument '\(arg)' for account login", command: "account")
+            }
+            index += 1
+        }
+        guard let server else { throw UsageError(message: "account login needs --server URL", command: "account") }
+        do {
+            _ = try ServerURL(parsing: server)
+        } catch {
+            throw UsageError(message: error.message, command: "account")
+        }
+        guard let token = readToken(), !token.isEmpty else {
+            throw UsageError(message: "no auth token: pipe it on stdin or set NOTIF_AUTH_TOKEN (it is never taken from the command line)", command: "account")
+        }
+        let outcome: AccountService.LoginOutcome
+        do {
+            outcome = try account.login(server: server, authToken: token)
+        } catch {
+            output.error(error.message)
+            return .failure
+        }
+        output.line("Logged in to \(outcome.server): this is now an Account project.")
+        let cancelled = outcome.apply.report.outcomes.filter { $0.result == .cancelled }.map(\.id)
+        output.line(cancelled.isEmpty ? "No Guest reminders were scheduled." : "Guest reminders cancelled: \(cancelled.joined(separator: ", ")).")
+        for failure in outcome.apply.report.failures { output.warn("could not cancel \(failure.id): \(failure.result)") }
+        return report(outcome.registration)
+    }
+
+    func logout() -> ExitCode {
+        do {
+            let outcome = try account.logout()
+            output.line("Logged out: this is a Guest project again.")
+            if let problem = outcome.unregisterProblem { output.warn("the server was not told to forget this device: \(problem)") }
+            if let apply = outcome.apply {
+                for line in Presenter(zone: account.reminders.context.zone, clock: account.reminders.context.clock).applyLines(apply) {
+                    output.line(line)
+                }
+                return apply.succeeded ? .success : .failure
+            }
+            output.error("Guest reminders were not re-applied: \(outcome.applyProblem ?? "unknown problem"); `notif apply` retries")
+            return .failure
+        } catch {
+            output.error(error.message)
+            return .failure
+        }
+    }
+
+    func status() -> ExitCode {
+        let preferences = (try? account.reminders.context.store.load().preferences) ?? NotificationPreferences()
+        guard preferences.mode == .account else {
+            output.line("Guest project: not logged in to a server.")
+            return .success
+        }
+        output.line("Account project, server \(preferences.accountServer ?? "not set").")
+        output.line(account.store.authToken() == nil ? "Auth token: missing (run `notif account login`)." : "Auth token: saved.")
+        output.line("Device token: " + describe(account.registrationState()))
+        return .success
+    }
+
+    func describe(_ state: RegistrationState) -> String {
+        switch state {
+        case .registered(let at): return "registered\(at.isEmpty ? "" : " (\(at))")."
+        case .pending(let reason): return "pending: \(reason). notif retries on the next `notif apply` or start."
+        case .none: return "not registered (not logged in)."
+        }
+    }
+
+    private func report(_ state: RegistrationState) -> ExitCode {
+        output.line("Device token: " + describe(state))
+        return .success
+    }
+
+    /// NOTIF_AUTH_TOKEN, else stdin: piped, or typed with echo off.
+    func readToken() -> String? {
+        if let token = Posix.environment("NOTIF_AUTH_TOKEN"), !token.isEmpty { return token }
+        if isatty(0) != 0 {
+            output.err("Auth token (not shown): ")
+            var settings = termios()
+            tcgetattr(0, &settings)
+            var quiet = settings
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(0, TCSANOW, &quiet)
+            defer {
+                tcsetattr(0, TCSANOW, &settings)
+                output.err("\n")
+            }
+            return readLine(strippingNewline: true)
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let n = Glibc.read(0, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).first.map(String.init)
+    }
+}
