@@ -1,3 +1,4 @@
+import AccountClient
 import LinuxGateway
 import Storage
 
@@ -41,14 +42,15 @@ enum NotifMain {
             return .success
         }
         let context = NotifContext.live(forcedScheduler: arguments.scheduler)
+        let commands = Commands(context: context, output: output)
         switch arguments.command {
         case nil:
-            return PageShell(service: ReminderService(context: context), output: output).run(.page)
+            return PageShell(service: commands.service, account: commands.account, output: output).run(.page)
         case "onboarding":
             guard arguments.rest.isEmpty else { throw UsageError(message: "onboarding takes no arguments", command: "onboarding") }
-            return PageShell(service: ReminderService(context: context), output: output).run(.onboardingOnly)
+            return PageShell(service: commands.service, account: commands.account, output: output).run(.onboardingOnly)
         case let command?:
-            return try Commands(context: context, output: output).run(command, arguments.rest)
+            return try commands.run(command, arguments.rest)
         }
     }
 }

@@ -47,6 +47,21 @@ enum HistoryScreen {
         case .records(let records) where records.isEmpty:
             Chrome.paragraph("No deliveries yet. Reminders appear here once the scheduler has run them; `t` on the page sends a test.",
                              row: 2, left: 1, width: canvas.width - 2, role: .dim, on: &canvas)
+        case .server(let items, let note):
+            var row = 2
+            if let note {
+                row = Chrome.paragraph(note, row: row, left: 1, width: canvas.width - 2, role: .warning, maxRows: 2, on: &canvas)
+            }
+            if items.isEmpty {
+                canvas.put(" No notifications from the server yet.", row: row, column: 0, role: .dim)
+            }
+            let rows = canvas.height - 2 - row
+            let start = min(state.historyScroll, max(0, items.count - rows))
+            for (i, item) in items.dropFirst(start).prefix(max(0, rows)).enumerated() {
+                let when = String(item.sentAt.prefix(16)).replacingT()
+                let text = "\(when)  \(item.title)" + (item.body.isEmpty ? "" : " — \(item.body)")
+                canvas.put(TextWidth.truncate(" " + text, to: canvas.width - 1, unicode: state.unicode), row: row + i, column: 0)
+            }
         case .records(let records):
             let start = min(state.historyScroll, max(0, records.count - visible))
             for (i, record) in records.dropFirst(start).prefix(visible).enumerated() {

@@ -23,8 +23,10 @@ public enum PageScreen {
         canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
                    role: next.hasPrefix("none") ? .dim : .on)
         line += 1
-        let scheduler = state.status.scheduler ?? "none"
-        canvas.put(TextWidth.truncate(" Scheduler: \(scheduler)   Permission: \(permissionText(p.permission))", to: canvas.width - 1, unicode: state.unicode),
+        let source = p.mode == .account
+            ? "Server: \(p.accountServer ?? "not set")"
+            : "Scheduler: \(state.status.scheduler ?? "none")"
+        canvas.put(TextWidth.truncate(" \(source)   Permission: \(permissionText(p.permission))", to: canvas.width - 1, unicode: state.unicode),
                    row: line, column: 0)
         line += 1
         let bottom = canvas.height - 2

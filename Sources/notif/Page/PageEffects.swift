@@ -1,3 +1,4 @@
+import AccountClient
 import LinuxGateway
 import SettingsUI
 import SharedLogic
@@ -7,6 +8,7 @@ import Storage
 /// outcome into the action the reducer expects.
 struct PageEffects {
     let service: ReminderService
+    let account: AccountService
     var context: NotifContext { service.context }
 
     func perform(_ effect: Effect, current: NotificationPreferences) -> [Action] {
@@ -49,6 +51,16 @@ struct PageEffects {
     }
 
     func loadHistory() -> Action {
+        if (try? context.store.load().preferences.mode) == .account {
+            do {
+                let history = try account.history()
+                let items = history.items.map { ServerItem(sentAt: $0.sentAt, title: $0.title, body: $0.body) }
+                let note = history.cachedAt.map { "Cached copy from \($0): \(history.problem?.message ?? "the server could not be reached")" }
+                return .historyLoaded(.server(items, note: note))
+            } catch {
+                return .historyLoaded(.failed(error.message))
+            }
+        }
         do {
             return .historyLoaded(.records(try context.deliveryLog.newest(500)))
         } catch {

@@ -1,3 +1,4 @@
+import AccountClient
 import CursesTerminal
 import LinuxGateway
 import SettingsUI
@@ -9,6 +10,7 @@ import Storage
 /// runs just the wizard.
 struct PageShell {
     let service: ReminderService
+    let account: AccountService
     let output: Output
 
     enum Mode { case page, onboardingOnly }
@@ -25,7 +27,7 @@ struct PageShell {
             output.error(error.description)
             return .failure
         }
-        let effects = PageEffects(service: service)
+        let effects = PageEffects(service: service, account: account)
         let onboarding = mode == .onboardingOnly || !loaded.fileExisted || !loaded.preferences.onboardingCompleted
         let terminal = CursesTerminal(environment: service.context.lookup)
         var state = AppState.start(preferences: loaded.preferences, status: effects.quickStatus(), size: terminal.size,
@@ -33,6 +35,8 @@ struct PageShell {
                                    exitAfterOnboarding: mode == .onboardingOnly)
         if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
         terminal.paint(SettingsRenderer.render(state))
+        // Account projects: a registration that failed before is retried at start.
+        account.ensureRegistered()
         if let (preferences, status) = effects.refreshedStatus() {
             state = SettingsApp.update(state, .preferencesReloaded(preferences, status)).0
             terminal.paint(SettingsRenderer.render(state))
