@@ -19,6 +19,7 @@ struct Commands {
         case "deliver": return try deliver(args)
         case "history": return try history(args)
         case "test": return try test(args)
+        case "daemon": return try daemon(args)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }

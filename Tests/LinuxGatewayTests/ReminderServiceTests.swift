@@ -4,37 +4,47 @@ import SharedLogic
 import Storage
 @testable import LinuxGateway
 
-/// The service over real files in a scratch directory, with crontab and notify-send answered by a script.
+/// The service over real files in a scratch directory, with crontab and notify-send answered by
+/// a script and `systemctl --user` by `SystemctlDouble` (the real one for file-only operations).
 struct ServiceFixture {
     let scratch = Scratch()
     let crontab = CrontabStore()
+    let systemctl: SystemctlDouble
     let runner: RecordingRunner
-    var clock: FixedClock
+    var clock: any Clock
+    var zone = systemZone("Europe/Berlin")
     var environment: [String: String] = [:]
     var notifyFails = false
+    var scheduler: SchedulerKind? = .cron
+    var probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil)
 
     init(now: String = "2026-12-01T09:00:05+01:00", notifyFails: Bool = false) {
         let crontab = self.crontab
+        let systemctl = SystemctlDouble(paths: scratch.paths)
+        self.systemctl = systemctl
         runner = RecordingRunner { call in
             if call.argv.first == "notify-send" {
                 return notifyFails ? ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8))
                                    : ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
             }
+            if call.argv.first == "systemctl" { return systemctl.respond(call) }
             return crontab.respond(call)
         }
         clock = FixedClock(instant: ISO8601.parse(now)!)
         self.notifyFails = notifyFails
     }
 
-    var service: ReminderService {
+    var context: NotifContext {
         let env = environment
-        let zone = try! ZoneRules(tzif: Array(FileManager.default.contents(atPath: "/usr/share/zoneinfo/Europe/Berlin")!), name: "Europe/Berlin")
-        return ReminderService(context: NotifContext(
+        let probe = self.probe
+        return NotifContext(
             paths: scratch.paths, clock: clock, zone: zone, runner: runner,
-            lookup: { env[$0] }, forcedScheduler: .cron,
-            probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil) },
-            executable: "/usr/local/bin/notif"))
+            lookup: { env[$0] }, forcedScheduler: scheduler,
+            probe: { probe },
+            executable: "/usr/local/bin/notif")
     }
+
+    var service: ReminderService { ReminderService(context: context) }
 
     func save(_ change: (inout NotificationPreferences) -> Void) throws {
         try service.context.store.update(change)

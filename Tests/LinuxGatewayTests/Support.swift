@@ -73,5 +73,6 @@ struct FixedClock: Clock {
 }
 
 func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
-    ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"])
+    ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"],
+                   catchUpCommand: [binary, "deliver", "--catch-up", "tips-and-updates"])
 }

@@ -1,0 +1,82 @@
+import SharedLogic
+
+/// The built-in scheduler's rules, without I/O: on each wake, given the time, the zone and the
+/// entries, which deliveries to attempt; then how long to sleep.
+///
+/// - At start, after a clock jump (forward or back, beyond `jumpTolerance`, e.g. a resume from
+///   suspend) and after a zone change, every entry gets a catch-up attempt (shown only if today's
+///   time has passed and today's was not shown) and is re-armed for its next time.
+/// - Otherwise an entry whose armed time has come is delivered as scheduled (as catch-up when the
+///   wake came more than `lateGrace` after it) and re-armed.
+/// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.
+/// - Naps last at most `longestNap` seconds, so jumps, zone changes and edits are noticed within a minute.
+public struct DaemonPlanner: Sendable {
+    public static let longestNap: Int64 = 60
+    public static let jumpTolerance: Int64 = 90
+    public static let lateGrace: Int64 = 120
+
+    /// Why a delivery is attempted.
+    public enum Reason: String, Sendable {
+        case start, clockJump = "clock jump", zoneChange = "zone change", due
+    }
+
+    /// One attempt to make.
+    public struct Attempt: Equatable, Sendable {
+        public var id: String
+        public var kind: DeliveryKind
+        public var reason: Reason
+    }
+
+    private var armed: [String: (time: DailyTime, due: Instant)] = [:]
+    private var zone: ZoneRules?
+    private var lastSeen: Instant?
+    private var expectedWake: Instant?
+
+    public init() {}
+
+    /// The earliest armed time.
+    public var nextDue: Instant? { armed.values.map(\.due).min() }
+
+    public mutating func wake(now: Instant, zone: ZoneRules, entries: [EmbeddedEntry]) -> [Attempt] {
+        var sweep: Reason?
+        if lastSeen == nil {
+            sweep = .start
+        } else if let expected = expectedWake, let last = lastSeen,
+                  now.seconds > expected.seconds + Self.jumpTolerance || now.seconds < last.seconds - Self.jumpTolerance {
+            sweep = .clockJump
+        } else if self.zone != zone {
+            sweep = .zoneChange
+        }
+        self.zone = zone
+        lastSeen = now
+        expectedWake = nil
+
+        var attempts: [Attempt] = []
+        let current = Set(entries.map(\.id))
+        for id in armed.keys where !current.contains(id) { armed[id] = nil }
+        for entry in entries.sorted(by: { $0.id < $1.id }) {
+            let next = ReminderClock.nextFire(of: entry.time, after: now, in: zone)
+            if let sweep {
+                attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: sweep))
+                armed[entry.id] = (entry.time, next)
+            } else if let old = armed[entry.id], old.time == entry.time {
+                guard now >= old.due else { continue }
+                let late = now.seconds - old.due.seconds > Self.lateGrace
+                attempts.append(Attempt(id: entry.id, kind: late ? .catchUp : .scheduled, reason: .due))
+                armed[entry.id] = (entry.time, next)
+            } else {
+                armed[entry.id] = (entry.time, next)
+            }
+        }
+        return attempts
+    }
+
+    /// Seconds to sleep from `now`: until the next armed time, at most `longestNap`, at least 1.
+    public mutating func nap(now: Instant) -> Int64 {
+        var seconds = Self.longestNap
+        if let due = nextDue { seconds = min(seconds, max(1, due.seconds - now.seconds)) }
+        lastSeen = now
+        expectedWake = now.adding(seconds: seconds)
+        return seconds
+    }
+}
