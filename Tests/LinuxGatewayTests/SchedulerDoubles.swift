@@ -79,3 +79,11 @@ final class ZoneBox: @unchecked Sendable {
 func systemZone(_ name: String) -> ZoneRules {
     try! ZoneRules(tzif: Array(FileManager.default.contents(atPath: "/usr/share/zoneinfo/" + name)!), name: name)
 }
+
+/// A thread-safe on/off switch for test doubles.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set(_ on: Bool = true) { lock.withLock { value = on } }
+}

@@ -6,14 +6,13 @@ import SharedLogic
 /// - At start, after a clock jump (forward or back, beyond `jumpTolerance`, e.g. a resume from
 ///   suspend) and after a zone change, every entry gets a catch-up attempt (shown only if today's
 ///   time has passed and today's was not shown) and is re-armed for its next time.
-/// - Otherwise an entry whose armed time has come is delivered as scheduled (as catch-up when the
-///   wake came more than `lateGrace` after it) and re-armed.
+/// - Otherwise an entry whose armed time has come is delivered as scheduled and re-armed. (A
+///   wake much later than planned is a jump, handled above.)
 /// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.
 /// - Naps last at most `longestNap` seconds, so jumps, zone changes and edits are noticed within a minute.
 public struct DaemonPlanner: Sendable {
     public static let longestNap: Int64 = 60
     public static let jumpTolerance: Int64 = 90
-    public static let lateGrace: Int64 = 120
 
     /// Why a delivery is attempted.
     public enum Reason: String, Sendable {
@@ -31,11 +30,13 @@ public struct DaemonPlanner: Sendable {
     private var zone: ZoneRules?
     private var lastSeen: Instant?
     private var expectedWake: Instant?
+    /// The entries of the last wake, to skip all work on the many wakes where nothing is due.
+    private var knownEntries: [EmbeddedEntry] = []
 
     public init() {}
 
     /// The earliest armed time.
-    public var nextDue: Instant? { armed.values.map(\.due).min() }
+    public private(set) var nextDue: Instant?
 
     public mutating func wake(now: Instant, zone: ZoneRules, entries: [EmbeddedEntry]) -> [Attempt] {
         var sweep: Reason?
@@ -50,24 +51,22 @@ public struct DaemonPlanner: Sendable {
         self.zone = zone
         lastSeen = now
         expectedWake = nil
+        if sweep == nil, entries == knownEntries, nextDue.map({ now < $0 }) ?? true { return [] }
 
         var attempts: [Attempt] = []
         let current = Set(entries.map(\.id))
         for id in armed.keys where !current.contains(id) { armed[id] = nil }
         for entry in entries.sorted(by: { $0.id < $1.id }) {
-            let next = ReminderClock.nextFire(of: entry.time, after: now, in: zone)
             if let sweep {
                 attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: sweep))
-                armed[entry.id] = (entry.time, next)
             } else if let old = armed[entry.id], old.time == entry.time {
                 guard now >= old.due else { continue }
-                let late = now.seconds - old.due.seconds > Self.lateGrace
-                attempts.append(Attempt(id: entry.id, kind: late ? .catchUp : .scheduled, reason: .due))
-                armed[entry.id] = (entry.time, next)
-            } else {
-                armed[entry.id] = (entry.time, next)
+                attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
             }
+            armed[entry.id] = (entry.time, ReminderClock.nextFire(of: entry.time, after: now, in: zone))
         }
+        knownEntries = entries
+        nextDue = armed.values.map(\.due).min()
         return attempts
     }
 

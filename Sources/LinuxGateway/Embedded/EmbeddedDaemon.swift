@@ -12,6 +12,7 @@ public final class EmbeddedDaemon {
     private let log: (String) -> Void
     private var planner = DaemonPlanner()
     private let schedule: EmbeddedScheduler
+    private let settingsFile: String
     private var cachedEntries: (stamp: FileStatus?, entries: [EmbeddedEntry])?
     private var settingsStamp: FileStatus??
 
@@ -21,6 +22,7 @@ public final class EmbeddedDaemon {
         self.sleeper = sleeper
         self.log = log
         schedule = EmbeddedScheduler(paths: context.paths)
+        settingsFile = context.paths.settingsFile
     }
 
     /// Runs until the sleeper reports a stop signal.
@@ -64,10 +66,10 @@ public final class EmbeddedDaemon {
     /// changes and the built-in scheduler holds notif's entries, its entries are reconciled.
     /// The first wake counts as a change.
     private func reconcileIfSettingsChanged() {
-        let service = ReminderService(context: context)
-        let stamp = try? FileStatus.of(context.store.settingsPath)
+        let stamp = try? FileStatus.of(settingsFile)
         if let known = settingsStamp, known == stamp { return }
         settingsStamp = .some(stamp)
+        let service = ReminderService(context: context)
         guard service.recordedScheduler() == .embedded else { return }
         do {
             let report = try service.reconcile(on: .embedded)
