@@ -9,7 +9,7 @@ RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.
 RUN_PACKAGES := libncursesw5-dev libnotify-bin tzdata cron
-TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps
+TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps desktop-file-utils
 
 .PHONY: run test build release install uninstall deps-run deps-test clean
 
