@@ -50,7 +50,8 @@ struct Commands {
             rows.append((setting.label, value))
         }
         rows.append(("Permission", p.permission.rawValue))
-        let scheduler = report.choice.kind.map { $0.rawValue + (report.choice.forced ? " (forced)" : "") } ?? "none"
+        let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
+        let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))

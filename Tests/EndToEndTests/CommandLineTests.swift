@@ -118,7 +118,7 @@ import Testing
         #expect(result.stdout.contains("scheduled daily at 09:00 with embedded"), "\(result)")
         #expect(result.stderr.contains("`notif daemon` is not running"), "\(result)")
         let status = try sandbox.notif(["status"], env)
-        #expect(status.stdout.contains("Scheduler:          embedded\n"), "\(status)")
+        #expect(status.stdout.contains("Scheduler:          embedded (notif daemon is not running)\n"), "\(status)")
         #expect(status.stdout.contains("In sync:            yes"), "\(status)")
         #expect(status.stderr.contains("notif daemon --install-autostart"), "\(status)")
     }

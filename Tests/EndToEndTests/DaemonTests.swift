@@ -19,6 +19,7 @@ import Testing
             #expect(second.status == 1 && second.stderr.contains("already running"), "\(second)")
             let status = try sandbox.notif(["status"], env)
             #expect(status.status == 0 && !status.stderr.contains("not running"), "\(status)")
+            #expect(status.stdout.contains("Scheduler:          embedded (forced; notif daemon running)\n"), "\(status)")
             daemon.send(signal)
             #expect(daemon.waitForExit() == 0, "\(daemon.output)")
             #expect(daemon.output.hasSuffix("notif daemon: stopped\n"), "\(daemon.output)")

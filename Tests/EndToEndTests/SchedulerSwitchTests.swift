@@ -48,6 +48,7 @@ struct RealSchedulerSwitchTests {
             let status = try user.run([binary, "status"], env)
             #expect(status.stdout.contains("In sync:            yes"), "\(status)")
             if scheduler == "systemd" {
+                #expect(status.stdout.contains("Scheduler:          systemd (forced; no systemd user manager: starts at next login)\n"), "\(status)")
                 #expect(status.stderr.contains("no systemd user manager is running") && status.stderr.contains("next login"), "\(status)")
             }
             if scheduler != "cron" { #expect(try user.crontab() == mine) }

@@ -174,6 +174,7 @@ struct ServiceFixture {
         var status = try fixture.service.status()
         #expect(status.inSync && status.installed == ["tips-and-updates"])
         #expect(status.warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
+        #expect(status.schedulerState == "no systemd user manager: starts at next login")
         // Neither systemd nor cron: the built-in scheduler, which needs `notif daemon`.
         fixture.scheduler = nil
         #expect(try fixture.service.apply().succeeded)
@@ -181,8 +182,10 @@ struct ServiceFixture {
         #expect(status.choice.kind == .embedded && status.inSync)
         #expect(status.warnings.contains { $0.contains("`notif daemon` is not running") })
         #expect(fixture.service.json(status)["scheduler"] == .string("embedded"))
+        #expect(fixture.service.json(status)["schedulerState"] == .string("notif daemon is not running"))
         fixture.probe.embeddedDaemonRunning = true
-        #expect(try fixture.service.status().warnings.isEmpty)
+        status = try fixture.service.status()
+        #expect(status.warnings.isEmpty && status.schedulerState == "notif daemon running")
         // A systemd user manager running wins when nothing is forced.
         fixture.probe.systemdUserManagerRunning = true
         #expect(try fixture.service.status().choice.kind == .systemd)

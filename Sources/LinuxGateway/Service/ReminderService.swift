@@ -2,48 +2,6 @@ import Glibc
 import SharedLogic
 import Storage
 
-/// Entries removed from a scheduler that is not the chosen one (the one used before, or one
-/// still holding leftovers).
-public struct SchedulerMove: Sendable {
-    public var scheduler: SchedulerKind
-    public var report: ApplyReport
-    /// Said when the old scheduler is gone, so nothing of notif's can fire there any more.
-    public var note: String?
-
-    public init(scheduler: SchedulerKind, report: ApplyReport, note: String? = nil) {
-        self.scheduler = scheduler
-        self.report = report
-        self.note = note
-    }
-}
-
-/// The result of reconciling the scheduler with the saved settings.
-public struct ApplyOutcome: Sendable {
-    public var preferences: NotificationPreferences
-    public var choice: SchedulerChoice
-    public var report: ApplyReport
-    /// What was removed from other schedulers, so that only the chosen one holds entries.
-    public var moves: [SchedulerMove]
-    /// A problem with the settings file worth telling (e.g. it was corrupt and moved aside).
-    public var notice: String?
-
-    public init(preferences: NotificationPreferences, choice: SchedulerChoice, report: ApplyReport, moves: [SchedulerMove] = [], notice: String?) {
-        self.preferences = preferences
-        self.choice = choice
-        self.report = report
-        self.moves = moves
-        self.notice = notice
-    }
-
-    /// The moves as one report, named after the first scheduler moved off (nil when none).
-    public var previous: (scheduler: SchedulerKind, report: ApplyReport)? {
-        guard let first = moves.first else { return nil }
-        return (first.scheduler, ApplyReport(outcomes: moves.flatMap(\.report.outcomes)))
-    }
-
-    public var succeeded: Bool { report.succeeded && moves.allSatisfy(\.report.succeeded) }
-}
-
 /// notif's use cases over real files and schedulers: apply, deliver, test, status. The page and
 /// the command line both go through here.
 public struct ReminderService: Sendable {
@@ -60,8 +18,8 @@ public struct ReminderService: Sendable {
     /// The schedulers this build can drive.
     public static let availableSchedulers: Set<SchedulerKind> = [.systemd, .cron, .embedded]
 
-    public func schedulerChoice() -> SchedulerChoice {
-        SchedulerDetection.choose(forced: context.forcedScheduler, probe: context.probe(), available: Self.availableSchedulers)
+    public func schedulerChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
+        SchedulerDetection.choose(forced: context.forcedScheduler, probe: probe ?? context.probe(), available: Self.availableSchedulers)
     }
 
     public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
@@ -124,47 +82,6 @@ public struct ReminderService: Sendable {
             _ = try? context.state.write(StateFiles.schedulerFile, kind.rawValue + "\n")
         }
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
-    }
-
-    /// Cancels notif's entries on every scheduler but `kept`: the one recorded as used before,
-    /// and the file-based ones (systemd, embedded) whenever they hold leftovers, which costs no
-    /// process. A scheduler whose program is gone holds nothing that can fire: it is skipped
-    /// with a note. A failure is reported and the recorded scheduler kept, so the next apply retries.
-    func moveOff(except kept: SchedulerKind, preferences: NotificationPreferences) -> [SchedulerMove] {
-        let recorded = recordedScheduler()
-        var nothing = preferences
-        nothing.pushNotifications = false
-        var moves: [SchedulerMove] = []
-        for kind in SchedulerKind.allCases where kind != kept {
-            guard let old = gateway(for: kind), kind == recorded || kind != .cron else { continue }
-            do {
-                if try old.installed().isEmpty { continue }
-            } catch where error.schedulerMissing {
-                moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: []),
-                                           note: "\(error.message): nothing of notif's can run there any more"))
-                continue
-            } catch {
-                moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: [ReminderOutcome(id: "(\(kind.rawValue) entries)", result: .failed(error.message))])))
-                continue
-            }
-            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: { entry(for: $0) })))
-        }
-        return moves
-    }
-
-    /// Reconciles one scheduler with the saved settings, leaving the others and the recorded
-    /// choice alone (`notif daemon` uses it when the settings change under it).
-    public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
-        let lock: HeldLock
-        do {
-            lock = try context.state.lock(Self.applyLock)
-        } catch {
-            throw .file(error)
-        }
-        defer { lock.release() }
-        let loaded = try context.store.load()
-        guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-        return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: { entry(for: $0) })
     }
 
     /// Remembers this desktop session's bus address for jobs that start without one.
