@@ -55,10 +55,14 @@ extension Commands {
 
     private func installAutostart() -> ExitCode {
         let path = Autostart.path(in: context.paths)
+        let command = service.command(["daemon"])
         do {
-            let wrote = try Autostart.install(command: service.command(["daemon"]), paths: context.paths)
+            let wrote = try Autostart.install(command: command, paths: context.paths)
             output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."
                               : "\(path) is already in place: notif daemon starts at each desktop login.")
+            if command.contains(where: { $0.contains("/.build/") }) {
+                output.warn("the autostart entry runs notif from a build folder; run `make install`, then `notif daemon --install-autostart` from the installed notif")
+            }
             return .success
         } catch {
             output.error("no autostart entry was written: \(error)")
