@@ -9,7 +9,7 @@ RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.
 RUN_PACKAGES := libncursesw5-dev libnotify-bin tzdata cron curl
-TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps python3
+TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps desktop-file-utils python3
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
 

@@ -55,6 +55,23 @@ public enum FileIO {
         chmod(path, 0o700)
     }
 
+    /// The names in a directory (without `.` and `..`), sorted; a missing directory has none.
+    public static func names(in directory: String) throws(FileError) -> [String] {
+        guard let dir = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw FileError("list", directory)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// Removes a file; a missing file is fine.
     public static func remove(_ path: String) throws(FileError) {
         if unlink(path) != 0 && errno != ENOENT { throw FileError("remove", path) }

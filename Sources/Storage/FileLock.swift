@@ -31,6 +31,18 @@ public enum FileLock {
     }
 }
 
+extension FileLock {
+    /// Whether some process holds the lock at `path` right now. Creates nothing: a missing lock
+    /// file means nobody holds it. (A shared probe lock is taken and dropped at once.)
+    public static func isHeld(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 { return false }
+        return errno == EWOULDBLOCK
+    }
+}
+
 /// A lock held until `release()` or deinit.
 public final class HeldLock {
     private var fd: Int32

@@ -5,11 +5,14 @@ public struct NotifPaths: Equatable, Sendable {
     public let configHome: String
     /// `$XDG_STATE_HOME` or `~/.local/state`.
     public let stateHome: String
+    /// `$XDG_DATA_HOME` or `~/.local/share` (where a systemd user manager keeps timer stamps).
+    public let dataHome: String
 
-    public init(home: String, configHome: String, stateHome: String) {
+    public init(home: String, configHome: String, stateHome: String, dataHome: String? = nil) {
         self.home = home
         self.configHome = configHome
         self.stateHome = stateHome
+        self.dataHome = dataHome ?? Posix.join(home, ".local/share")
     }
 
     /// Paths from an environment lookup (the process's own by default).
@@ -18,7 +21,8 @@ public struct NotifPaths: Equatable, Sendable {
         return NotifPaths(
             home: home,
             configHome: absolute(lookup("XDG_CONFIG_HOME")) ?? Posix.join(home, ".config"),
-            stateHome: absolute(lookup("XDG_STATE_HOME")) ?? Posix.join(home, ".local/state")
+            stateHome: absolute(lookup("XDG_STATE_HOME")) ?? Posix.join(home, ".local/state"),
+            dataHome: absolute(lookup("XDG_DATA_HOME")) ?? Posix.join(home, ".local/share")
         )
     }
 

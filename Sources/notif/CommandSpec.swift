@@ -82,6 +82,21 @@ struct CommandSpec {
             does not count as the day's reminder.
             """),
         CommandSpec(
+            name: "daemon", usage: "notif daemon [--{install,remove}-autostart]",
+            summary: "the built-in scheduler, for machines without systemd or cron",
+            details: """
+            Runs in the foreground and shows the reminders in notif's built-in schedule (the
+            embedded scheduler) at their time. It wakes at least once a minute to notice clock
+            jumps, time zone changes and edited settings; at start and after a clock jump it
+            shows a reminder missed earlier the same day, once. SIGTERM or Ctrl-C stops it
+            (exit 0). Only one runs per user: a second one exits 1.
+            --install-autostart  write $XDG_CONFIG_HOME/autostart/notif-daemon.desktop, so the
+                                 desktop starts it at each login
+            --remove-autostart   remove that entry
+            Without a desktop, start it from a login script, e.g. in ~/.profile:
+              notif daemon >/dev/null 2>&1 &
+            """),
+        CommandSpec(
             name: "account", usage: "notif account login --server URL | logout | status",
             summary: "Account projects: log in to the server, log out, show the device registration",
             details: """
@@ -128,6 +143,8 @@ struct CommandSpec {
         Files:
           $XDG_CONFIG_HOME/notif/settings.json   settings (default ~/.config/notif/settings.json)
           $XDG_STATE_HOME/notif/                 delivery log and state (default ~/.local/state/notif/)
+          $XDG_CONFIG_HOME/systemd/user/notif-*  systemd user timers and services
+          $XDG_STATE_HOME/notif/embedded/        the built-in schedule run by `notif daemon`
 
         Exit status: 0 success, 1 failure (the message says what is still true), 2 bad usage.
         """ + "\n"

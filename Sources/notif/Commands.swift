@@ -24,6 +24,7 @@ struct Commands {
         case "history": return try history(args)
         case "test": return try test(args)
         case "account": return try AccountCommands(account: account, output: output).run(args)
+        case "daemon": return try daemon(args)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }
@@ -67,7 +68,8 @@ struct Commands {
             rows.append((setting.label, value))
         }
         rows.append(("Permission", p.permission.rawValue))
-        let scheduler = report.choice.kind.map { $0.rawValue + (report.choice.forced ? " (forced)" : "") } ?? "none"
+        let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
+        let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))

@@ -10,9 +10,11 @@ struct Presenter {
     func applyLines(_ outcome: ApplyOutcome) -> [String] {
         var lines: [String] = []
         let scheduler = outcome.choice.kind?.rawValue ?? "no scheduler"
-        if let previous = outcome.previous {
-            for item in previous.report.outcomes where item.result != .unchanged {
-                lines.append("\(item.id): \(describe(item.result, reminder: nil, scheduler: previous.scheduler.rawValue, preferences: outcome.preferences)) (moving off \(previous.scheduler.rawValue))")
+        for move in outcome.moves {
+            let old = move.scheduler.rawValue
+            if let note = move.note { lines.append("\(old): \(note)") }
+            for item in move.report.outcomes where item.result != .unchanged {
+                lines.append("\(item.id): \(describe(item.result, reminder: nil, scheduler: old, preferences: outcome.preferences)) (moving off \(old))")
             }
         }
         for item in outcome.report.outcomes {

@@ -7,7 +7,8 @@ import Testing
         ["set", "sound", "on"], ["set", "a", "b", "c"], ["permission"], ["permission", "maybe"], ["deliver"],
         ["deliver", "nope"], ["deliver", "--now", "tips-and-updates"], ["status", "--xml"], ["apply", "x"],
         ["history", "-n", "0"], ["history", "-n"], ["test", "x"], ["--scheduler", "anacron", "status"],
-        ["--scheduler"], ["help", "bogus"], ["help", "a", "b"],
+        ["--scheduler"], ["help", "bogus"], ["help", "a", "b"], ["daemon", "now"],
+        ["daemon", "--install-autostart", "--remove-autostart"],
     ])
     func badUsageExitsTwoWithAMessage(args: [String]) throws {
         let sandbox = Sandbox()
@@ -24,7 +25,7 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("NOTIF_SCHEDULER 'at'"))
     }
 
-    @Test(arguments: ["status", "set", "permission", "apply", "deliver", "history", "test", "help"])
+    @Test(arguments: ["status", "set", "permission", "apply", "deliver", "history", "test", "daemon", "help"])
     func everyCommandHasHelp(command: String) throws {
         let sandbox = Sandbox()
         for args in [[command, "--help"], ["help", command], [command, "-h"]] {
@@ -38,7 +39,7 @@ import Testing
         let sandbox = Sandbox()
         let help = try sandbox.notif(["--help"])
         #expect(help.status == 0)
-        for command in ["status", "set SETTING VALUE", "permission", "apply", "deliver", "history", "test"] {
+        for command in ["status", "set SETTING VALUE", "permission", "apply", "deliver", "history", "test", "daemon"] {
             #expect(help.stdout.contains("  " + command), "missing \(command)")
         }
         #expect(help.stdout.contains("Exit status: 0 success, 1 failure"))
@@ -107,20 +108,33 @@ import Testing
         #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl")?.contains("\"outcome\":\"skipped\"") == true)
     }
 
-    @Test func withAMissingSchedulerTheSettingIsKeptAndStatusSaysNotInSync() throws {
+    @Test func withNeitherSystemdNorCronTheBuiltInSchedulerHoldsTheEntry() throws {
         let sandbox = Sandbox()
-        // cron forced, but no crontab program on PATH: nothing can hold the entry.
+        // A PATH without crontab and no user manager: the built-in scheduler, which needs `notif daemon`.
+        let env = ["PATH": "/nonexistent"]
+        _ = try sandbox.notif(["permission", "grant"], env)
+        let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("scheduled daily at 09:00 with embedded"), "\(result)")
+        #expect(result.stderr.contains("`notif daemon` is not running"), "\(result)")
+        let status = try sandbox.notif(["status"], env)
+        #expect(status.stdout.contains("Scheduler:          embedded (notif daemon is not running)\n"), "\(status)")
+        #expect(status.stdout.contains("In sync:            yes"), "\(status)")
+        #expect(status.stderr.contains("notif daemon --install-autostart"), "\(status)")
+    }
+
+    @Test func whenTheForcedSchedulerCannotBeUsedTheSettingIsKeptAndStatusSaysNotInSync() throws {
+        let sandbox = Sandbox()
         let env = ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "cron"]
         _ = try sandbox.notif(["permission", "grant"], env)
         let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout.contains("NOT scheduled: crontab is not installed"), "\(result)")
+        #expect(result.stdout.contains("crontab is not installed"), "\(result)")
         #expect(result.stderr.contains("the setting was saved"))
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
         let status = try sandbox.notif(["status"], env)
         #expect(status.stdout.contains("In sync:            no"), "\(status)")
-        #expect(status.stdout.contains("Installed:          unknown"))
-        #expect(status.stderr.contains("cannot read the cron entries: crontab is not installed"))
+        #expect(status.stdout.contains("Next reminder:      none — not scheduled"), "\(status)")
     }
 }
 

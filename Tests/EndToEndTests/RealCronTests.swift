@@ -34,7 +34,11 @@ struct RealCrontabTests {
         _ = try user.run([binary, "set", "tips-and-updates", "on"], env)
         func snapshot() throws -> [String: String] {
             var result: [String: String] = [:]
-            let paths = [user.crontabFile, user.settingsPath] + (try FileManager.default.contentsOfDirectory(atPath: user.stateDir)).map { user.stateDir + "/" + $0 }
+            // Delivery files are left out: a cron daemon another test starts may run this user's
+            // @reboot catch-up meanwhile, and that is not apply writing.
+            let delivery: Set<String> = ["deliveries.jsonl", "delivered.json", "deliver.lock"]
+            let paths = [user.crontabFile, user.settingsPath]
+                + (try FileManager.default.contentsOfDirectory(atPath: user.stateDir)).filter { !delivery.contains($0) }.map { user.stateDir + "/" + $0 }
             for path in paths {
                 var info = stat()
                 guard stat(path, &info) == 0 else { continue }
@@ -93,15 +97,28 @@ struct RealCrontabTests {
 }
 
 /// The whole Guest path for real: notif writes the crontab, a cron daemon (clock starting at
-/// 08:59:30) runs the entry at 09:00, and the notification appears in dunst on a private bus.
+/// 08:59:30) runs the `@reboot` catch-up as it starts and the entry at 09:00, and the
+/// notification appears in dunst on a private bus.
+///
+/// Jobs run with the real clock (cron does not pass libfaketime on), so each crontab gets a `TZ`
+/// line choosing a zone where it is now early morning (the catch-up finds nothing due) or
+/// afternoon (the catch-up shows the missed reminder, and the 09:00 run then shows nothing).
 @Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
 struct RealCronDeliveryTests {
+    /// An `Etc/GMT±N` zone where the local hour is `hour` right now (Etc/GMT-6 is UTC+6).
+    static func zone(whereTheHourIsNow hour: Int) -> String {
+        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
+        var offset = ((hour - utcHour) % 24 + 24) % 24
+        if offset > 14 { offset -= 24 }
+        return offset == 0 ? "Etc/UTC" : "Etc/GMT" + (offset > 0 ? "-" : "+") + String(abs(offset))
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func cronDeliversAtNineExactlyOnceAndOnlyWhenTheSettingsSaySo() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.publicCopy(in: sandbox)
         let display = try VirtualDisplay()
-        let cases = ["on", "off", "master", "denied", "stale"]
+        let cases = ["on", "off", "master", "denied", "stale", "late"]
         var users: [String: TestUser] = [:]
         var sessions: [String: DesktopSession] = [:]
         for name in cases {
@@ -123,24 +140,45 @@ struct RealCronDeliveryTests {
         _ = try notif("denied", ["permission", "deny"])
         _ = try notif("stale", ["permission", "grant"])
         _ = try notif("stale", ["set", "tips-and-updates", "on"])
+        _ = try notif("late", ["permission", "grant"])
+        _ = try notif("late", ["set", "tips-and-updates", "on"])
         // The stale user turns the reminder off behind notif's back: the entry stays in cron.
         let staleSettings = try #require(users["stale"]!.read(users["stale"]!.settingsPath))
         try staleSettings.replacingOccurrences(of: "\"tipsAndUpdates\": true", with: "\"tipsAndUpdates\": false")
             .write(toFile: users["stale"]!.settingsPath, atomically: false, encoding: .utf8)
 
-        for name in ["on", "stale"] {
-            #expect(try users[name]!.crontab().contains("deliver tips-and-updates"), "\(name) should have an entry")
+        var zones: [String: String] = [:]
+        for name in ["on", "stale", "late"] {
+            let crontab = try users[name]!.crontab()
+            #expect(crontab.contains("deliver tips-and-updates") && crontab.contains("@reboot"), "\(name) should have an entry")
+            zones[name] = Self.zone(whereTheHourIsNow: name == "late" ? 13 : 5)
+            try users[name]!.setCrontab("TZ=\(zones[name]!)\n" + crontab)
         }
         for name in ["off", "master", "denied"] {
             #expect(try users[name]!.crontab().isEmpty, "\(name) should have no crontab")
         }
 
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        let cron = try FakeTimeCron(startingAt: "\(today) 08:59:30")
+        let cron = try FakeTimeCron(startingAt: "\(today) 08:59:30", bootJobs: true)
         let log = { (who: String) in users[who]!.read(users[who]!.stateDir + "/deliveries.jsonl") ?? "" }
-        let fired = waitUntil(90) { log("on").contains("\"outcome\":\"delivered\"") && log("stale").contains("\"outcome\":\"skipped\"") }
+        let scheduled = "\"kind\":\"scheduled\""
+        let fired = waitUntil(90) {
+            log("on").contains("\"outcome\":\"delivered\"")
+                && ["stale", "late"].allSatisfy { who in log(who).split(separator: "\n").contains { $0.contains(scheduled) } }
+        }
         #expect(cron.isRunning)
         #expect(fired, "cron did not run the entries: on=\(log("on")) stale=\(log("stale"))")
+        // cron started at 08:59:30 ran the @reboot catch-up first: nothing due yet, so nothing shown.
+        let onLines = log("on").split(separator: "\n")
+        #expect(onLines.count == 2, "\(onLines)")
+        #expect(onLines.first?.contains("\"kind\":\"catch-up\"") == true && onLines.first?.contains("not due yet") == true, "\(onLines)")
+        #expect(onLines.last?.contains(scheduled) == true && onLines.last?.contains("\"outcome\":\"delivered\"") == true, "\(onLines)")
+        // Booted in the afternoon: the catch-up shows today's reminder, the 09:00 run does not repeat it.
+        let lateLines = log("late").split(separator: "\n")
+        #expect(lateLines.count == 2, "\(lateLines)")
+        #expect(lateLines.first?.contains("\"kind\":\"catch-up\"") == true && lateLines.first?.contains("\"outcome\":\"delivered\"") == true, "\(lateLines)")
+        #expect(lateLines.last?.contains(scheduled) == true && lateLines.last?.contains("already delivered today") == true, "\(lateLines)")
+        #expect(try sessions["late"]!.shown().map(\.summary) == ["Tips & Updates"])
 
         let shown = try sessions["on"]!.shown()
         #expect(shown.count == 1, "\(shown)")
@@ -152,8 +190,8 @@ struct RealCronDeliveryTests {
         for name in ["off", "master", "denied"] {
             #expect(log(name).isEmpty, "\(name) must not even have run")
         }
-        // A second delivery the same day shows nothing.
-        let again = try notif("on", ["deliver", "tips-and-updates"])
+        // A second delivery the same day (in the jobs' zone) shows nothing.
+        let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": zones["on"]!]) { a, _ in a })
         #expect(again.status == 0 && again.stdout.contains("already delivered today"), "\(again)")
         #expect(try sessions["on"]!.shown().count == 1)
         withExtendedLifetime(display) {}

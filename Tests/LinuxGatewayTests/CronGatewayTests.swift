@@ -20,6 +20,7 @@ import SharedLogic
             \(CrontabBlock.beginMarker)
             # notif reminder: tips-and-updates
             0 9 * * * /usr/local/bin/notif deliver tips-and-updates
+            @reboot /usr/local/bin/notif deliver --catch-up tips-and-updates
             \(CrontabBlock.endMarker)
 
             """)
@@ -113,6 +114,7 @@ struct CronGatewayRealCrontabTests {
         let installed = try user.crontab()
         #expect(installed.hasPrefix(user_lines))
         #expect(installed.contains(#"0 9 * * * '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
+        #expect(installed.contains(#"@reboot '/opt/my tools/50\%/notif' deliver --catch-up tips-and-updates"#))
         #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
         try cron.install(tipsEntry("/usr/bin/notif"))
         #expect(try user.crontab().components(separatedBy: "deliver tips-and-updates").count == 2)

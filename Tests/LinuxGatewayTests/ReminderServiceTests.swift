@@ -4,37 +4,51 @@ import SharedLogic
 import Storage
 @testable import LinuxGateway
 
-/// The service over real files in a scratch directory, with crontab and notify-send answered by a script.
+/// The service over real files in a scratch directory, with crontab and notify-send answered by
+/// a script and `systemctl --user` by `SystemctlDouble` (the real one for file-only operations).
 struct ServiceFixture {
     let scratch = Scratch()
     let crontab = CrontabStore()
+    let systemctl: SystemctlDouble
     let runner: RecordingRunner
-    var clock: FixedClock
+    var clock: any Clock
+    var zone = systemZone("Europe/Berlin")
     var environment: [String: String] = [:]
     var notifyFails = false
+    /// When set, `crontab` is not installed.
+    let crontabMissing = Flag()
+    var scheduler: SchedulerKind? = .cron
+    var probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil)
 
     init(now: String = "2026-12-01T09:00:05+01:00", notifyFails: Bool = false) {
         let crontab = self.crontab
-        runner = RecordingRunner { call in
+        let crontabMissing = self.crontabMissing
+        let systemctl = SystemctlDouble(paths: scratch.paths)
+        self.systemctl = systemctl
+        runner = RecordingRunner { call throws(SpawnError) in
             if call.argv.first == "notify-send" {
                 return notifyFails ? ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8))
                                    : ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
             }
+            if call.argv.first == "systemctl" { return systemctl.respond(call) }
+            if crontabMissing.isSet { throw SpawnError(program: call.argv[0], code: ENOENT) }
             return crontab.respond(call)
         }
         clock = FixedClock(instant: ISO8601.parse(now)!)
         self.notifyFails = notifyFails
     }
 
-    var service: ReminderService {
+    var context: NotifContext {
         let env = environment
-        let zone = try! ZoneRules(tzif: Array(FileManager.default.contents(atPath: "/usr/share/zoneinfo/Europe/Berlin")!), name: "Europe/Berlin")
-        return ReminderService(context: NotifContext(
+        let probe = self.probe
+        return NotifContext(
             paths: scratch.paths, clock: clock, zone: zone, runner: runner,
-            lookup: { env[$0] }, forcedScheduler: .cron,
-            probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil) },
-            executable: "/usr/local/bin/notif"))
+            lookup: { env[$0] }, forcedScheduler: scheduler,
+            probe: { probe },
+            executable: "/usr/local/bin/notif")
     }
+
+    var service: ReminderService { ReminderService(context: context) }
 
     func save(_ change: (inout NotificationPreferences) -> Void) throws {
         try service.context.store.update(change)
@@ -61,6 +75,7 @@ struct ServiceFixture {
         fixture.environment = ["XDG_CONFIG_HOME": "/srv/my cfg", "XDG_STATE_HOME": "relative/ignored"]
         let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
         #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "tips-and-updates"])
+        #expect(entry.catchUpCommand == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--catch-up", "tips-and-updates"])
     }
 
     @Test func deliversOncePerLocalDay() throws {
@@ -147,6 +162,33 @@ struct ServiceFixture {
         try fixture.save { $0.permission = .denied }
         status = try fixture.service.status()
         #expect(!status.inSync && status.noReminderReason == "notifications are blocked (permission denied)")
+    }
+
+    @Test func statusSaysWhatEachSchedulerStillNeeds() throws {
+        var fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        // systemd forced on a machine with no user manager: written, enabled, exit 0, and said.
+        fixture.scheduler = .systemd
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
+        #expect(try fixture.service.apply().succeeded)
+        var status = try fixture.service.status()
+        #expect(status.inSync && status.installed == ["tips-and-updates"])
+        #expect(status.warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
+        #expect(status.schedulerState == "no systemd user manager: starts at next login")
+        // Neither systemd nor cron: the built-in scheduler, which needs `notif daemon`.
+        fixture.scheduler = nil
+        #expect(try fixture.service.apply().succeeded)
+        status = try fixture.service.status()
+        #expect(status.choice.kind == .embedded && status.inSync)
+        #expect(status.warnings.contains { $0.contains("`notif daemon` is not running") })
+        #expect(fixture.service.json(status)["scheduler"] == .string("embedded"))
+        #expect(fixture.service.json(status)["schedulerState"] == .string("notif daemon is not running"))
+        fixture.probe.embeddedDaemonRunning = true
+        status = try fixture.service.status()
+        #expect(status.warnings.isEmpty && status.schedulerState == "notif daemon running")
+        // A systemd user manager running wins when nothing is forced.
+        fixture.probe.systemdUserManagerRunning = true
+        #expect(try fixture.service.status().choice.kind == .systemd)
     }
 
     @Test func statusWarnsAboutEntriesInABuildFolder() throws {

@@ -29,11 +29,15 @@ final class RecordingRunner: ProcessRunner, @unchecked Sendable {
 final class CrontabStore: @unchecked Sendable {
     private let lock = NSLock()
     private var text: String?
+    private var broken: ProcessResult?
     init(_ text: String? = nil) { self.text = text }
     var current: String? { lock.withLock { text } }
+    /// Makes every call fail with `result` (nil: work again).
+    func breakWith(_ result: ProcessResult?) { lock.withLock { broken = result } }
 
     func respond(_ call: RecordingRunner.Call) -> ProcessResult {
         lock.withLock {
+            if let broken { return broken }
             switch call.argv {
             case ["crontab", "-l"]:
                 guard let text else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
@@ -73,5 +77,6 @@ struct FixedClock: Clock {
 }
 
 func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
-    ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"])
+    ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"],
+                   catchUpCommand: [binary, "deliver", "--catch-up", "tips-and-updates"])
 }

@@ -99,7 +99,8 @@ final class MemoryGateway: LocalNotificationGateway {
 
 @Suite struct LocalRemindersApplyTests {
     func entry(_ reminder: LocalReminder) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: ["/usr/bin/notif", "deliver", reminder.id])
+        ScheduledEntry(reminder: reminder, command: ["/usr/bin/notif", "deliver", reminder.id],
+                       catchUpCommand: ["/usr/bin/notif", "deliver", "--catch-up", reminder.id])
     }
 
     var on: NotificationPreferences {

@@ -25,6 +25,9 @@ public enum CronCommand {
         text.replacingOccurrences(of: "%", with: "\\%")
     }
 
+    /// The schedule that runs a job once when the cron daemon starts (at boot).
+    public static let atBoot = "@reboot"
+
     /// The five schedule fields for a daily time (`0 9 * * *`).
     public static func schedule(_ time: DailyTime) -> String { "\(time.minute) \(time.hour) * * *" }
 }

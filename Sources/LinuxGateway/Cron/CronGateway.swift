@@ -21,9 +21,12 @@ public struct CronGateway: LocalNotificationGateway {
         try CrontabBlock(parsing: readCrontab()).installed
     }
 
+    /// The entry's lines: the daily run, and an `@reboot` run of the catch-up command so a
+    /// reminder missed while the machine was off is shown once when cron starts, the same day only.
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         CrontabBlock.entryPrefix + entry.reminder.id + "\n"
             + CronCommand.schedule(entry.reminder.time) + " " + (try CronCommand.render(entry.command)) + "\n"
+            + CronCommand.atBoot + " " + (try CronCommand.render(entry.catchUpCommand)) + "\n"
     }
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
@@ -74,9 +77,9 @@ public struct CronGateway: LocalNotificationGateway {
         do {
             return try runner.run(argv, input: input, environment: [:], timeout: timeout)
         } catch {
-            throw GatewayError(error.notFound
-                ? "crontab is not installed (Debian: apt install cron)"
-                : error.description)
+            throw error.notFound
+                ? GatewayError("crontab is not installed (Debian: apt install cron)", schedulerMissing: true)
+                : GatewayError(error.description)
         }
     }
 }

@@ -16,7 +16,7 @@ public struct SchedulerChoice: Equatable, Sendable {
 
 /// Picks the scheduler: a forced one always (with a warning when its daemon is not running);
 /// otherwise systemd when a user manager runs, then cron when its daemon runs and `crontab` is
-/// allowed, then the built-in scheduler.
+/// allowed, then the built-in scheduler (with a warning unless `notif daemon` runs).
 public enum SchedulerDetection {
     public static func choose(forced: SchedulerKind?, probe: SchedulerProbe, available: Set<SchedulerKind>) -> SchedulerChoice {
         if let forced {
@@ -55,7 +55,9 @@ public enum SchedulerDetection {
             if !probe.cronDaemonRunning { result.append("the cron daemon is not running: entries will not fire until it runs") }
             return result
         case .embedded:
-            return ["the built-in scheduler only fires while `notif daemon` runs"]
+            return probe.embeddedDaemonRunning ? [] : [
+                "embedded: `notif daemon` is not running, and the built-in scheduler only fires while it runs; start it, or run `notif daemon --install-autostart` so it starts at each login",
+            ]
         }
     }
 }

@@ -7,22 +7,27 @@ public struct SchedulerProbe: Equatable, Sendable {
     public var cronDaemonRunning: Bool
     /// nil when `crontab` may be used, else why not.
     public var crontabProblem: String?
+    /// A `notif daemon` holds its lock for this user's state directory.
+    public var embeddedDaemonRunning: Bool
 
-    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?) {
+    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false) {
         self.systemdUserManagerRunning = systemdUserManagerRunning
         self.cronDaemonRunning = cronDaemonRunning
         self.crontabProblem = crontabProblem
+        self.embeddedDaemonRunning = embeddedDaemonRunning
     }
 
     /// Looks at the running machine: no processes started, only a few files read.
-    public static func live(environment lookup: (String) -> String? = Posix.environment) -> SchedulerProbe {
+    /// - Parameter daemonLock: the lock file `notif daemon` holds while it runs.
+    public static func live(environment lookup: (String) -> String? = Posix.environment, daemonLock: String? = nil) -> SchedulerProbe {
         let user = Posix.currentUser()
         let runtime = lookup("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(user.uid)"
         let systemd = access(Posix.join(runtime, "systemd/private"), F_OK) == 0
         return SchedulerProbe(
             systemdUserManagerRunning: systemd,
             cronDaemonRunning: cronDaemonAlive(),
-            crontabProblem: crontabProblem(user: user.name, path: lookup("PATH")))
+            crontabProblem: crontabProblem(user: user.name, path: lookup("PATH")),
+            embeddedDaemonRunning: daemonLock.map(FileLock.isHeld) ?? false)
     }
 
     /// A process named cron/crond: the pid file first, else a scan of /proc.

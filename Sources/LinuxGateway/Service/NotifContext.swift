@@ -34,14 +34,16 @@ public struct NotifContext: Sendable {
     /// The real machine: the process environment, system clock and zone, spawned processes.
     public static func live(forcedScheduler: SchedulerKind?) -> NotifContext {
         let lookup: @Sendable (String) -> String? = { Posix.environment($0) }
+        let paths = NotifPaths.fromEnvironment(lookup)
+        let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
         return NotifContext(
-            paths: NotifPaths.fromEnvironment(lookup),
+            paths: paths,
             clock: SystemClock(),
             zone: SystemTimeZone.current(environment: lookup("TZ")),
             runner: SpawnProcessRunner(),
             lookup: lookup,
             forcedScheduler: forcedScheduler,
-            probe: { SchedulerProbe.live(environment: lookup) },
+            probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
             executable: FileIO.currentExecutable() ?? "/usr/local/bin/notif")
     }
 

@@ -2,19 +2,6 @@ import Glibc
 import SharedLogic
 import Storage
 
-/// The result of reconciling the scheduler with the saved settings.
-public struct ApplyOutcome: Sendable {
-    public var preferences: NotificationPreferences
-    public var choice: SchedulerChoice
-    public var report: ApplyReport
-    /// What happened on a previously used scheduler that no longer is the chosen one.
-    public var previous: (scheduler: SchedulerKind, report: ApplyReport)?
-    /// A problem with the settings file worth telling (e.g. it was corrupt and moved aside).
-    public var notice: String?
-
-    public var succeeded: Bool { report.succeeded && (previous?.report.succeeded ?? true) }
-}
-
 /// notif's use cases over real files and schedulers: apply, deliver, test, status. The page and
 /// the command line both go through here.
 public struct ReminderService: Sendable {
@@ -29,28 +16,38 @@ public struct ReminderService: Sendable {
     // MARK: Schedulers
 
     /// The schedulers this build can drive.
-    public static let availableSchedulers: Set<SchedulerKind> = [.cron]
+    public static let availableSchedulers: Set<SchedulerKind> = [.systemd, .cron, .embedded]
 
-    public func schedulerChoice() -> SchedulerChoice {
-        SchedulerDetection.choose(forced: context.forcedScheduler, probe: context.probe(), available: Self.availableSchedulers)
+    public func schedulerChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
+        SchedulerDetection.choose(forced: context.forcedScheduler, probe: probe ?? context.probe(), available: Self.availableSchedulers)
     }
 
     public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
         switch kind {
         case .cron: return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock))
-        case .systemd, .embedded: return nil
+        case .systemd:
+            let probe = context.probe
+            return SystemdTimerGateway(runner: context.runner, paths: context.paths, managerRunning: { probe().systemdUserManagerRunning })
+        case .embedded: return EmbeddedScheduler(paths: context.paths)
         }
     }
 
-    /// What a scheduled entry runs. XDG locations set for this process are passed on, since
-    /// schedulers start jobs without them.
+    /// What a scheduled entry runs: `notif deliver ID`, and `notif deliver --catch-up ID` for
+    /// runs that may come late (boot, a missed timer).
     public func entry(for reminder: LocalReminder) -> ScheduledEntry {
+        ScheduledEntry(reminder: reminder, command: command(["deliver", reminder.id]),
+                       catchUpCommand: command(["deliver", "--catch-up", reminder.id]))
+    }
+
+    /// `notif ARGS` by absolute path. XDG locations set for this process are passed on through
+    /// `/usr/bin/env`, since schedulers and session managers start programs without them.
+    public func command(_ arguments: [String]) -> [String] {
         var command: [String] = []
         let carried = ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
         if !carried.isEmpty { command = ["/usr/bin/env"] + carried }
-        return ScheduledEntry(reminder: reminder, command: command + [context.executable, "deliver", reminder.id])
+        return command + [context.executable] + arguments
     }
 
     // MARK: Apply
@@ -72,20 +69,19 @@ public struct ReminderService: Sendable {
         guard let kind = choice.kind, let gateway = gateway(for: kind) else {
             let reason = choice.warnings.first ?? "no scheduler available"
             let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), entry: makeEntry)
-            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, previous: nil, notice: loaded.notice)
-        }
-        var previous: (scheduler: SchedulerKind, report: ApplyReport)?
-        if let recorded = recordedScheduler(), recorded != kind, let old = self.gateway(for: recorded) {
-            // Move off the old scheduler: apply an empty plan there.
-            var nothing = loaded.preferences
-            nothing.pushNotifications = false
-            previous = (recorded, LocalReminders.apply(nothing, gateway: old, entry: makeEntry))
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, entry: makeEntry)
-        if previous?.report.succeeded ?? true {
+        // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
+        // the old entries keep the reminder coming (a stale one delivers nothing anyway).
+        guard report.succeeded else {
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
+        }
+        let moves = moveOff(except: kind, preferences: loaded.preferences)
+        if moves.allSatisfy(\.report.succeeded) {
             _ = try? context.state.write(StateFiles.schedulerFile, kind.rawValue + "\n")
         }
-        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, previous: previous, notice: loaded.notice)
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
     }
 
     /// Remembers this desktop session's bus address for jobs that start without one.

@@ -7,6 +7,8 @@ public struct StatusReport: Sendable {
     public var preferences: NotificationPreferences
     public var notice: String?
     public var choice: SchedulerChoice
+    /// Whether the chosen scheduler will fire now (`notif daemon is not running`...), or nil when nothing needs saying.
+    public var schedulerState: String?
     public var planned: [String]
     /// Entries found on the chosen scheduler (nil when it could not be read or there is none).
     public var installed: [String]?
@@ -27,7 +29,8 @@ extension ReminderService {
     public func status() throws(PreferencesError) -> StatusReport {
         let loaded = try context.store.load()
         let preferences = loaded.preferences
-        let choice = schedulerChoice()
+        let probe = context.probe()
+        let choice = schedulerChoice(probe: probe)
         let planned = LocalReminders.plan(preferences)
         var warnings = choice.warnings
         var installed: [String: String]?
@@ -76,9 +79,19 @@ extension ReminderService {
         let last = try? context.deliveryLog.newest(1) { $0.kind != .test }.first
         return StatusReport(
             preferences: preferences, notice: loaded.notice, choice: choice,
+            schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },
             planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
             outOfSync: outOfSync, nextReminder: next, noReminderReason: reason,
             lastDelivery: last ?? nil, warnings: warnings)
+    }
+
+    /// A few words on whether `kind` fires on this machine now.
+    static func state(of kind: SchedulerKind, probe: SchedulerProbe) -> String? {
+        switch kind {
+        case .systemd: return probe.systemdUserManagerRunning ? nil : "no systemd user manager: starts at next login"
+        case .cron: return probe.cronDaemonRunning ? nil : "the cron daemon is not running"
+        case .embedded: return probe.embeddedDaemonRunning ? "notif daemon running" : "notif daemon is not running"
+        }
     }
 
     /// The scheduler the last apply used.
@@ -99,6 +112,7 @@ extension ReminderService {
             JSONMember("permission", .string(preferences.permission.rawValue)),
             JSONMember("scheduler", report.choice.kind.map { .string($0.rawValue) } ?? .null),
             JSONMember("schedulerForced", .bool(report.choice.forced)),
+            JSONMember("schedulerState", report.schedulerState.map { .string($0) } ?? .null),
             JSONMember("planned", .array(report.planned.map { .string($0) })),
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),

@@ -1,19 +1,28 @@
-/// What a gateway installs for one planned reminder: when, and the command that delivers it.
+/// What a gateway installs for one planned reminder: when, and the commands that deliver it.
 public struct ScheduledEntry: Hashable, Sendable {
     public let reminder: LocalReminder
     /// The command's argv, absolute binary path first (`/usr/local/bin/notif deliver tips-and-updates`).
     public let command: [String]
+    /// The same delivery as a catch-up (`notif deliver --catch-up ID`): it shows the reminder only
+    /// when today's time has passed and today's was not shown, so it is safe to run at boot or late.
+    public let catchUpCommand: [String]
 
-    public init(reminder: LocalReminder, command: [String]) {
+    public init(reminder: LocalReminder, command: [String], catchUpCommand: [String]) {
         self.reminder = reminder
         self.command = command
+        self.catchUpCommand = catchUpCommand
     }
 }
 
 /// A gateway failure, in words a person can act on (it names the command or file at fault).
 public struct GatewayError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The scheduler's own program is not installed, so nothing of notif's can fire there.
+    public let schedulerMissing: Bool
+    public init(_ message: String, schedulerMissing: Bool = false) {
+        self.message = message
+        self.schedulerMissing = schedulerMissing
+    }
     public var description: String { message }
 }
 

@@ -92,14 +92,17 @@ final class DesktopSession {
 
 /// A cron daemon whose clock starts at a chosen moment (libfaketime), in a private mount
 /// namespace (its own /run for the pid file) so it never collides with a cron the machine runs.
+/// With `bootJobs` it behaves as at system startup and runs every `@reboot` job; otherwise the
+/// marker cron leaves at startup (/run/crond.reboot) is put there first.
 final class FakeTimeCron {
     private let process: Process
 
-    init(startingAt stamp: String) throws {
+    init(startingAt stamp: String, bootJobs: Bool = false) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        let marker = bootJobs ? "" : " && touch /run/crond.reboot"
         process.arguments = ["--mount", "--propagation", "private", "sh", "-c",
-                             "mount -t tmpfs tmpfs /run && exec faketime -f '@\(stamp)' /usr/sbin/cron -f -L 15"]
+                             "mount -t tmpfs tmpfs /run\(marker) && exec faketime -f '@\(stamp)' /usr/sbin/cron -f -L 15"]
         process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TZ": "UTC"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -1,0 +1,60 @@
+import Storage
+
+/// The XDG autostart entry that starts `notif daemon` at each desktop login:
+/// `$XDG_CONFIG_HOME/autostart/notif-daemon.desktop`.
+public enum Autostart {
+    /// Marks the file as notif's: `--remove-autostart` removes only a file carrying it.
+    static let marker = "# Managed by notif: `notif daemon --remove-autostart` removes this file."
+
+    public static func path(in paths: NotifPaths) -> String {
+        Posix.join(paths.configHome, "autostart/notif-daemon.desktop")
+    }
+
+    /// The entry's text for the argv that starts the daemon.
+    public static func entry(command: [String]) -> String {
+        """
+        \(marker)
+        [Desktop Entry]
+        Type=Application
+        Name=notif reminders
+        Comment=Shows notif's daily reminders with its built-in scheduler while you are logged in
+        Exec=\(DesktopExec.render(command))
+        Terminal=false
+        NoDisplay=true
+        X-GNOME-Autostart-enabled=true
+
+        """
+    }
+
+    /// Writes the entry (atomically; nothing when it is already exactly so). Returns whether it wrote.
+    @discardableResult
+    public static func install(command: [String], paths: NotifPaths) throws(FileError) -> Bool {
+        let file = path(in: paths)
+        let text = entry(command: command)
+        if let current = try FileIO.read(file, limit: 1 << 16) {
+            if String(decoding: current, as: UTF8.self) == text { return false }
+            guard isNotifs(current) else {
+                throw FileError("replace", file, reason: "it was not written by notif; rename or remove it")
+            }
+        }
+        try FileIO.makeDirectory(Posix.directory(of: file))
+        try AtomicFile.write(Array(text.utf8), to: file, mode: 0o644)
+        return true
+    }
+
+    /// Removes notif's entry. Returns whether there was one; a file notif did not write is left alone (an error).
+    @discardableResult
+    public static func remove(paths: NotifPaths) throws(FileError) -> Bool {
+        let file = path(in: paths)
+        guard let current = try FileIO.read(file, limit: 1 << 16) else { return false }
+        guard isNotifs(current) else {
+            throw FileError("remove", file, reason: "it was not written by notif; remove it yourself if you want it gone")
+        }
+        try FileIO.remove(file)
+        return true
+    }
+
+    private static func isNotifs(_ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).hasPrefix(marker + "\n")
+    }
+}

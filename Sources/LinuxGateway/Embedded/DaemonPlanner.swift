@@ -1,0 +1,81 @@
+import SharedLogic
+
+/// The built-in scheduler's rules, without I/O: on each wake, given the time, the zone and the
+/// entries, which deliveries to attempt; then how long to sleep.
+///
+/// - At start, after a clock jump (forward or back, beyond `jumpTolerance`, e.g. a resume from
+///   suspend) and after a zone change, every entry gets a catch-up attempt (shown only if today's
+///   time has passed and today's was not shown) and is re-armed for its next time.
+/// - Otherwise an entry whose armed time has come is delivered as scheduled and re-armed. (A
+///   wake much later than planned is a jump, handled above.)
+/// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.
+/// - Naps last at most `longestNap` seconds, so jumps, zone changes and edits are noticed within a minute.
+public struct DaemonPlanner: Sendable {
+    public static let longestNap: Int64 = 60
+    public static let jumpTolerance: Int64 = 90
+
+    /// Why a delivery is attempted.
+    public enum Reason: String, Sendable {
+        case start, clockJump = "clock jump", zoneChange = "zone change", due
+    }
+
+    /// One attempt to make.
+    public struct Attempt: Equatable, Sendable {
+        public var id: String
+        public var kind: DeliveryKind
+        public var reason: Reason
+    }
+
+    private var armed: [String: (time: DailyTime, due: Instant)] = [:]
+    private var zone: ZoneRules?
+    private var lastSeen: Instant?
+    private var expectedWake: Instant?
+    /// The entries of the last wake, to skip all work on the many wakes where nothing is due.
+    private var knownEntries: [EmbeddedEntry] = []
+
+    public init() {}
+
+    /// The earliest armed time.
+    public private(set) var nextDue: Instant?
+
+    public mutating func wake(now: Instant, zone: ZoneRules, entries: [EmbeddedEntry]) -> [Attempt] {
+        var sweep: Reason?
+        if lastSeen == nil {
+            sweep = .start
+        } else if let expected = expectedWake, let last = lastSeen,
+                  now.seconds > expected.seconds + Self.jumpTolerance || now.seconds < last.seconds - Self.jumpTolerance {
+            sweep = .clockJump
+        } else if self.zone != zone {
+            sweep = .zoneChange
+        }
+        self.zone = zone
+        lastSeen = now
+        expectedWake = nil
+        if sweep == nil, entries == knownEntries, nextDue.map({ now < $0 }) ?? true { return [] }
+
+        var attempts: [Attempt] = []
+        let current = Set(entries.map(\.id))
+        for id in armed.keys where !current.contains(id) { armed[id] = nil }
+        for entry in entries.sorted(by: { $0.id < $1.id }) {
+            if let sweep {
+                attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: sweep))
+            } else if let old = armed[entry.id], old.time == entry.time {
+                guard now >= old.due else { continue }
+                attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
+            }
+            armed[entry.id] = (entry.time, ReminderClock.nextFire(of: entry.time, after: now, in: zone))
+        }
+        knownEntries = entries
+        nextDue = armed.values.map(\.due).min()
+        return attempts
+    }
+
+    /// Seconds to sleep from `now`: until the next armed time, at most `longestNap`, at least 1.
+    public mutating func nap(now: Instant) -> Int64 {
+        var seconds = Self.longestNap
+        if let due = nextDue { seconds = min(seconds, max(1, due.seconds - now.seconds)) }
+        lastSeen = now
+        expectedWake = now.adding(seconds: seconds)
+        return seconds
+    }
+}

@@ -1,0 +1,83 @@
+import SharedLogic
+import Storage
+
+/// `notif daemon`'s loop: wake, look at the clock, the zone and the schedule, deliver what is
+/// due through `ReminderService.deliver`, sleep (at most a minute), until the sleeper says stop.
+/// The clock comes from the context and the zone from `zone` (asked again on every wake), so
+/// tests drive it with a simulated clock and sleeper.
+public final class EmbeddedDaemon {
+    private var context: NotifContext
+    private let zone: () -> ZoneRules
+    private let sleeper: any DaemonSleeper
+    private let log: (String) -> Void
+    private var planner = DaemonPlanner()
+    private let schedule: EmbeddedScheduler
+    private let settingsFile: String
+    private var cachedEntries: (stamp: FileStatus?, entries: [EmbeddedEntry])?
+    private var settingsStamp: FileStatus??
+
+    public init(context: NotifContext, zone: @escaping () -> ZoneRules, sleeper: any DaemonSleeper, log: @escaping (String) -> Void) {
+        self.context = context
+        self.zone = zone
+        self.sleeper = sleeper
+        self.log = log
+        schedule = EmbeddedScheduler(paths: context.paths)
+        settingsFile = context.paths.settingsFile
+    }
+
+    /// Runs until the sleeper reports a stop signal.
+    public func run() {
+        repeat {
+            wake()
+        } while sleeper.nap(seconds: planner.nap(now: context.clock.now())) != .stop
+    }
+
+    /// One wake: pick up edited settings, then make the attempts the planner asks for.
+    func wake() {
+        context.zone = zone()
+        reconcileIfSettingsChanged()
+        let now = context.clock.now()
+        for attempt in planner.wake(now: now, zone: context.zone, entries: entries()) {
+            guard let reminder = LocalReminders.reminder(id: attempt.id) else {
+                log("the built-in schedule has an entry for unknown reminder \(attempt.id); `notif apply` removes it")
+                continue
+            }
+            let record = ReminderService(context: context).deliver(reminder, kind: attempt.kind)
+            log("\(record.time) \(record.reminder) \(record.outcome.rawValue) (\(record.kind.rawValue), \(attempt.reason.rawValue))"
+                + (record.detail.isEmpty ? "" : ": \(record.detail)"))
+        }
+    }
+
+    /// The schedule, read again only when its directory changed.
+    private func entries() -> [EmbeddedEntry] {
+        let stamp = schedule.stamp()
+        if let cached = cachedEntries, cached.stamp == stamp { return cached.entries }
+        do {
+            let entries = try schedule.entries()
+            cachedEntries = (stamp, entries)
+            return entries
+        } catch {
+            log("cannot read the built-in schedule: \(error.message)")
+            return cachedEntries?.entries ?? []
+        }
+    }
+
+    /// Settings edited by hand (no `notif apply` after) still take effect: when settings.json
+    /// changes and the built-in scheduler holds notif's entries, its entries are reconciled.
+    /// The first wake counts as a change.
+    private func reconcileIfSettingsChanged() {
+        let stamp = try? FileStatus.of(settingsFile)
+        if let known = settingsStamp, known == stamp { return }
+        settingsStamp = .some(stamp)
+        let service = ReminderService(context: context)
+        guard service.recordedScheduler() == .embedded else { return }
+        do {
+            let report = try service.reconcile(on: .embedded)
+            for outcome in report.outcomes where outcome.result != .unchanged {
+                log("settings changed: \(outcome.id) \(outcome.result)")
+            }
+        } catch {
+            log("cannot read the settings: \(error)")
+        }
+    }
+}

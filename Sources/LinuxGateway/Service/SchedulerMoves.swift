@@ -1,0 +1,45 @@
+import SharedLogic
+import Storage
+
+extension ReminderService {
+    /// Cancels notif's entries on every scheduler but `kept`: the one recorded as used before,
+    /// and the file-based ones (systemd, embedded) whenever they hold leftovers, which costs no
+    /// process. A scheduler whose program is gone holds nothing that can fire: it is skipped
+    /// with a note. A failure is reported and the recorded scheduler kept, so the next apply retries.
+    func moveOff(except kept: SchedulerKind, preferences: NotificationPreferences) -> [SchedulerMove] {
+        let recorded = recordedScheduler()
+        var nothing = preferences
+        nothing.pushNotifications = false
+        var moves: [SchedulerMove] = []
+        for kind in SchedulerKind.allCases where kind != kept {
+            guard let old = gateway(for: kind), kind == recorded || kind != .cron else { continue }
+            do {
+                if try old.installed().isEmpty { continue }
+            } catch where error.schedulerMissing {
+                moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: []),
+                                           note: "\(error.message): nothing of notif's can run there any more"))
+                continue
+            } catch {
+                moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: [ReminderOutcome(id: "(\(kind.rawValue) entries)", result: .failed(error.message))])))
+                continue
+            }
+            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: { entry(for: $0) })))
+        }
+        return moves
+    }
+
+    /// Reconciles one scheduler with the saved settings, leaving the others and the recorded
+    /// choice alone (`notif daemon` uses it when the settings change under it).
+    public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
+        let lock: HeldLock
+        do {
+            lock = try context.state.lock(Self.applyLock)
+        } catch {
+            throw .file(error)
+        }
+        defer { lock.release() }
+        let loaded = try context.store.load()
+        guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
+        return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: { entry(for: $0) })
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import LinuxGateway
+import Storage
+
+/// `notif daemon`: runs the built-in scheduler in the foreground until SIGTERM/SIGINT, or
+/// installs/removes the autostart entry that starts it at login.
+extension Commands {
+    func daemon(_ args: [String]) throws(UsageError) -> ExitCode {
+        switch args {
+        case []: return runDaemon()
+        case ["--install-autostart"]: return installAutostart()
+        case ["--remove-autostart"]: return removeAutostart()
+        default:
+            throw UsageError(message: "unexpected argument '\(args.first { $0 != "--install-autostart" && $0 != "--remove-autostart" } ?? args[1])' for daemon", command: "daemon")
+        }
+    }
+
+    private func runDaemon() -> ExitCode {
+        // Block the stop signals before anything else, so one sent right after start is not lost.
+        let sleeper = SignalSleeper()
+        let lockPath = context.paths.stateFile(EmbeddedScheduler.daemonLockName)
+        let lock: HeldLock
+        do {
+            try FileIO.makeDirectory(context.paths.stateDirectory)
+            guard let held = try takeLock(lockPath) else {
+                output.error("notif daemon is already running for this user (it holds \(lockPath)); this one exits and changes nothing")
+                return .failure
+            }
+            lock = held
+        } catch {
+            output.error("notif daemon cannot start: \(error)")
+            return .failure
+        }
+        defer { lock.release() }
+        output.line("notif daemon: running (pid \(getpid())); SIGTERM or Ctrl-C stops it")
+        if let recorded = service.recordedScheduler(), recorded != .embedded {
+            output.line("notif daemon: notif's entries are with \(recorded.rawValue), not the built-in scheduler; waiting until `notif apply` moves them here")
+        }
+        let lookup = context.lookup
+        let daemon = EmbeddedDaemon(context: context, zone: { SystemTimeZone.current(environment: lookup("TZ")) },
+                                    sleeper: sleeper, log: { output.line("notif daemon: " + $0) })
+        daemon.run()
+        output.line("notif daemon: stopped")
+        return .success
+    }
+
+    /// The lock, retried briefly: `notif status` probes it with a momentary shared lock.
+    private func takeLock(_ path: String) throws(FileError) -> HeldLock? {
+        for attempt in 0..<5 {
+            if let held = try FileLock.tryAcquire(path) { return held }
+            if attempt < 4 { usleep(20_000) }
+        }
+        return nil
+    }
+
+    private func installAutostart() -> ExitCode {
+        let path = Autostart.path(in: context.paths)
+        let command = service.command(["daemon"])
+        do {
+            let wrote = try Autostart.install(command: command, paths: context.paths)
+            output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."
+                              : "\(path) is already in place: notif daemon starts at each desktop login.")
+            if command.contains(where: { $0.contains("/.build/") }) {
+                output.warn("the autostart entry runs notif from a build folder; run `make install`, then `notif daemon --install-autostart` from the installed notif")
+            }
+            return .success
+        } catch {
+            output.error("no autostart entry was written: \(error)")
+            return .failure
+        }
+    }
+
+    private func removeAutostart() -> ExitCode {
+        let path = Autostart.path(in: context.paths)
+        do {
+            output.line(try Autostart.remove(paths: context.paths) ? "Removed \(path)." : "There is no autostart entry at \(path).")
+            return .success
+        } catch {
+            output.error("the autostart entry was kept: \(error)")
+            return .failure
+        }
+    }
+}

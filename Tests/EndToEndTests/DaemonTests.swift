@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The real `notif daemon` process: one per user, stops cleanly on SIGTERM and SIGINT.
+@Suite struct DaemonProcessTests {
+    @Test(.timeLimit(.minutes(1)))
+    func runsOnceStopsCleanlyOnSignalsAndReleasesItsLock() throws {
+        let sandbox = Sandbox()
+        let env = ["NOTIF_SCHEDULER": "embedded"]
+        _ = try sandbox.notif(["permission", "grant"], env)
+        let set = try sandbox.notif(["set", "tips-and-updates", "on"], env)
+        #expect(set.status == 0 && set.stdout.contains("with embedded"), "\(set)")
+        #expect(set.stderr.contains("`notif daemon` is not running"), "\(set)")
+
+        for signal in [SIGTERM, SIGINT] {
+            let daemon = try DaemonProcess([NotifBinary.path, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
+            #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+            let second = try sandbox.notif(["daemon"], env)
+            #expect(second.status == 1 && second.stderr.contains("already running"), "\(second)")
+            let status = try sandbox.notif(["status"], env)
+            #expect(status.status == 0 && !status.stderr.contains("not running"), "\(status)")
+            #expect(status.stdout.contains("Scheduler:          embedded (forced; notif daemon running)\n"), "\(status)")
+            daemon.send(signal)
+            #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+            #expect(daemon.output.hasSuffix("notif daemon: stopped\n"), "\(daemon.output)")
+            // The lock went with it.
+            #expect(try sandbox.notif(["status"], env).stderr.contains("`notif daemon` is not running"))
+        }
+    }
+
+    @Test func autostartEntryIsWrittenValidAndRemoved() throws {
+        let sandbox = Sandbox()
+        let file = sandbox.path + "/home/.config/autostart/notif-daemon.desktop"
+        let install = try sandbox.notif(["daemon", "--install-autostart"])
+        #expect(install.status == 0 && install.stdout.contains(file), "\(install)")
+        let text = try #require(sandbox.read(file))
+        #expect(text.contains("\nExec=\(NotifBinary.path) daemon\n"), "\(text)")
+        let validate = try run(["desktop-file-validate", file], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
+        #expect(try sandbox.notif(["daemon", "--install-autostart"]).stdout.contains("already in place"))
+        #expect(try sandbox.notif(["daemon", "--remove-autostart"]).status == 0)
+        #expect(sandbox.read(file) == nil)
+    }
+}
+
+/// The built-in scheduler for real: `notif daemon` under libfaketime, its clock starting at
+/// 08:59:50, shows the reminder at 09:00 through dunst on a private D-Bus, once.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct DaemonDeliveryTests {
+    @Test(.timeLimit(.minutes(2)))
+    func theDaemonDeliversAtNineOnceUnderFaketime() throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let user = try TestUser.make("notif-tdaemon")
+        let session = try DesktopSession(user: user, display: display)
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": "Europe/Berlin"]) { a, _ in a }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        let entry = user.read(user.stateDir + "/embedded/tips-and-updates")
+        #expect(entry?.contains("time=09:00") == true)
+
+        let userEnv = user.environment(env)
+        let assignments = userEnv.keys.sorted().map { "\($0)=\(userEnv[$0]!)" }
+        let daemon = try DaemonProcess(
+            ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + assignments
+                + ["faketime", "-f", "@2026-12-01 08:59:50", binary, "daemon"],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        let log = { user.read(user.stateDir + "/deliveries.jsonl") ?? "" }
+        #expect(waitUntil(60) { log().contains("\"outcome\":\"delivered\"") }, "\(daemon.output)\n\(log())")
+
+        let shown = try session.shown()
+        #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif", "\(shown)")
+        let lines = log().split(separator: "\n")
+        // At start (08:59:50) the catch-up found nothing due; at 09:00 the scheduled delivery.
+        #expect(lines.first?.contains("\"kind\":\"catch-up\"") == true && lines.first?.contains("not due yet") == true, "\(lines)")
+        #expect(lines.last?.contains("\"time\":\"2026-12-01T09:00:0") == true && lines.last?.contains("\"kind\":\"scheduled\"") == true, "\(lines)")
+        #expect(lines.count == 2)
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+        withExtendedLifetime(display) {}
+    }
+}

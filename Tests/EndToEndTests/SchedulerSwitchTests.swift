@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// One user's entries moved between the real schedulers: their real crontab, the real
+/// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct RealSchedulerSwitchTests {
+    struct Places {
+        var cron: Bool
+        var systemd: Bool
+        var enabled: Bool
+        var embedded: Bool
+        var holders: [String] {
+            (cron ? ["cron"] : []) + (systemd || enabled ? ["systemd"] : []) + (embedded ? ["embedded"] : [])
+        }
+    }
+
+    func places(_ user: TestUser) throws -> Places {
+        let units = user.home + "/.config/systemd/user"
+        return Places(
+            cron: try user.crontab().contains("deliver tips-and-updates"),
+            systemd: FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.timer")
+                || FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.service"),
+            enabled: (try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/notif-tips-and-updates.timer")) != nil,
+            embedded: FileManager.default.fileExists(atPath: user.stateDir + "/embedded/tips-and-updates"))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
+        let user = try TestUser.make("notif-tswitch")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let mine = "# mine: 100%\n17 3 * * * /bin/true\n"
+        try user.setCrontab(mine)
+        _ = try user.run([binary, "permission", "grant"], ["NOTIF_SCHEDULER": "cron"])
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
+        #expect(try places(user).holders == ["cron"])
+        #expect(try user.crontab().contains("@reboot '\(sandbox.path)/my bin 100\\%/notif' deliver --catch-up tips-and-updates"))
+
+        for scheduler in ["embedded", "systemd", "cron", "systemd", "embedded", "cron"] {
+            let env = ["NOTIF_SCHEDULER": scheduler]
+            let apply = try user.run([binary, "apply"], env)
+            #expect(apply.status == 0, "\(scheduler): \(apply)")
+            let now = try places(user)
+            #expect(now.holders == [scheduler], "\(scheduler): \(now) \(apply)")
+            if scheduler == "systemd" { #expect(now.systemd && now.enabled) }
+            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\n")
+            let status = try user.run([binary, "status"], env)
+            #expect(status.stdout.contains("In sync:            yes"), "\(status)")
+            if scheduler == "systemd" {
+                #expect(status.stdout.contains("Scheduler:          systemd (forced; no systemd user manager: starts at next login)\n"), "\(status)")
+                #expect(status.stderr.contains("no systemd user manager is running") && status.stderr.contains("next login"), "\(status)")
+            }
+            if scheduler != "cron" { #expect(try user.crontab() == mine) }
+        }
+        #expect(try user.run([binary, "set", "tips-and-updates", "off"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
+        #expect(try places(user).holders.isEmpty)
+        #expect(try user.crontab() == mine)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func theTimerNotifWritesPassesVerifyAndANoOpApplyTouchesNothing() throws {
+        let user = try TestUser.make("notif-tsystemd")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "systemd"]
+        _ = try user.run([binary, "permission", "grant"], env)
+        let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        #expect(set.status == 0 && set.stdout.contains("scheduled daily at 09:00 with systemd"), "\(set)")
+        let units = user.home + "/.config/systemd/user"
+        let files = [units + "/notif-tips-and-updates.timer", units + "/notif-tips-and-updates.service"]
+        let service = try #require(user.read(files[1]))
+        #expect(service.contains("\nExecStart=\"\(sandbox.path)/my bin 100%%/notif\" deliver --catch-up tips-and-updates\n"), "\(service)")
+        let runtime = sandbox.path + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let verify = try run(["systemd-analyze", "--user", "verify"] + files,
+                             environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "HOME": sandbox.path + "/home"])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
+
+        func snapshot() -> [String: String] {
+            var result: [String: String] = [:]
+            for path in files + [units + "/timers.target.wants/notif-tips-and-updates.timer", user.stateDir + "/scheduler"] {
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                result[path] = "\(info.st_ino) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            }
+            return result
+        }
+        let before = snapshot()
+        #expect(before.count == 4)
+        let apply = try user.run([binary, "apply"], env)
+        #expect(apply.status == 0 && apply.stdout.contains("(unchanged)"), "\(apply)")
+        #expect(snapshot() == before)
+        #expect(try user.run([binary, "set", "push-notifications", "off"], env).status == 0)
+        for path in files { #expect(!FileManager.default.fileExists(atPath: path)) }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/notif-tips-and-updates.timer")) == nil)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// A service fixture on the built-in scheduler with a simulated clock, and a way to run the
+/// real daemon loop over it (real entry files, real delivery bookkeeping; notify-send scripted).
+struct DaemonFixture {
+    var fixture: ServiceFixture
+    let clock: ManualClock
+    let zone: ZoneBox
+
+    init(start: String, zone: String = "Europe/Berlin") throws {
+        fixture = ServiceFixture()
+        clock = ManualClock(start)
+        self.zone = ZoneBox(systemZone(zone))
+        fixture.clock = clock
+        fixture.zone = self.zone.current
+        fixture.scheduler = .embedded
+        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/notif-test-bus"
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let outcome = try fixture.service.apply()
+        guard outcome.succeeded else { throw TestFailure("apply: \(outcome.report)") }
+    }
+
+    var service: ReminderService {
+        var copy = fixture
+        copy.zone = zone.current
+        return copy.service
+    }
+
+    /// Runs the daemon from the clock's time until `end`, with `events` happening on the way.
+    @discardableResult
+    func run(until end: String, events: [(String, () -> Void)] = []) -> SimulatedSleeper {
+        let sleeper = SimulatedSleeper(clock: clock, until: ISO8601.parse(end)!,
+                                       events: events.map { (ISO8601.parse($0.0)!, $0.1) })
+        let zone = self.zone
+        EmbeddedDaemon(context: fixture.context, zone: { zone.current }, sleeper: sleeper, log: { _ in }).run()
+        return sleeper
+    }
+
+    /// Delivered records, oldest first.
+    func delivered() throws -> [DeliveryRecord] {
+        try fixture.service.context.deliveryLog.newest(100_000).reversed().filter { $0.outcome == .delivered }
+    }
+
+    var notifications: Int { fixture.notifications }
+}
+
+@Suite struct EmbeddedDaemonTests {
+    @Test func firesAtNineOncePerDayAndARestartDoesNotRepeatIt() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        let sleeper = daemon.run(until: "2026-12-01T10:00:00+01:00")
+        #expect(sleeper.longestNap <= 60)
+        // The restart at 10:00 catches up: already delivered today, so nothing.
+        daemon.run(until: "2026-12-03T12:00:00+01:00")
+        let times = try daemon.delivered().map(\.time)
+        #expect(times == ["2026-12-01T09:00:00+01:00", "2026-12-02T09:00:00+01:00", "2026-12-03T09:00:00+01:00"])
+        #expect(try daemon.delivered().map(\.kind) == [.scheduled, .scheduled, .scheduled])
+        #expect(daemon.notifications == 3)
+        let log = try daemon.fixture.service.context.deliveryLog.newest(100)
+        #expect(log.contains { $0.kind == .catchUp && $0.detail.contains("already delivered today") })
+    }
+
+    @Test func aForwardJumpOfThreeDaysCatchesUpOnceAndOnlyTheSameDay() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        daemon.run(until: "2026-12-05T12:00:00+01:00", events: [
+            ("2026-12-01T15:00:00+01:00", { daemon.clock.advance(3 * 86_400) }),
+        ])
+        let records = try daemon.delivered()
+        #expect(records.map(\.day.description) == ["2026-12-01", "2026-12-04", "2026-12-05"])
+        #expect(records[1].kind == .catchUp && records[1].time.hasPrefix("2026-12-04T15:0"), "\(records[1])")
+        #expect(records[2].time == "2026-12-05T09:00:00+01:00")
+    }
+
+    @Test func aJumpLandingBeforeNineWaitsForNine() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        daemon.run(until: "2026-12-04T12:00:00+01:00", events: [
+            ("2026-12-01T20:00:00+01:00", { daemon.clock.advance(2 * 86_400 + 12 * 3600) }),
+        ])
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T09:00:00+01:00", "2026-12-04T09:00:00+01:00"])
+    }
+
+    @Test func aBackwardJumpOverNineDoesNotDeliverTwice() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        daemon.run(until: "2026-12-01T12:00:00+01:00", events: [
+            ("2026-12-01T10:00:00+01:00", { daemon.clock.advance(-2 * 3600) }),
+        ])
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T09:00:00+01:00"])
+        #expect(daemon.notifications == 1)
+    }
+
+    @Test func aZoneChangeMovesTheReminderToNineInTheNewZone() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        daemon.run(until: "2026-12-03T00:00:00-05:00", events: [
+            ("2026-12-01T12:00:00+01:00", { daemon.zone.set(systemZone("America/New_York")) }),
+        ])
+        // 1 Dec was already delivered in Berlin; from 2 Dec on at 09:00 New York time.
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T09:00:00+01:00", "2026-12-02T09:00:00-05:00"])
+    }
+
+    @Test func settingsTurnedOffWhileItSleepsStopTheReminder() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        // An edit of settings.json with no `notif apply`: the daemon reconciles its own schedule.
+        daemon.run(until: "2026-12-02T12:00:00+01:00", events: [
+            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = false } }),
+        ])
+        #expect(try daemon.delivered().isEmpty)
+        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths).installed().isEmpty)
+        // Turned on again by hand: the entry comes back and fires at the next 09:00.
+        daemon.run(until: "2026-12-03T12:00:00+01:00", events: [
+            ("2026-12-02T12:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = true } }),
+        ])
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-03T09:00:00+01:00"])
+    }
+
+    @Test func anEntryLeftBehindDeliversNothing() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
+        // Not the recorded scheduler any more, so the daemon leaves the entry; delivery re-checks the settings.
+        try daemon.fixture.service.context.state.remove(StateFiles.schedulerFile)
+        daemon.run(until: "2026-12-01T10:00:00+01:00", events: [
+            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.pushNotifications = false } }),
+        ])
+        #expect(try daemon.delivered().isEmpty && daemon.notifications == 0)
+        let log = try daemon.fixture.service.context.deliveryLog.newest(10)
+        #expect(log.first?.detail == "Push Notifications is off")
+    }
+}

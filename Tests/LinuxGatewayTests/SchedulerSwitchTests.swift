@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// Moving notif's entries between schedulers: after every apply exactly one scheduler holds them.
+@Suite struct SchedulerSwitchTests {
+    func on(_ fixture: ServiceFixture) throws {
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+    }
+
+    /// Which schedulers hold an entry for tips-and-updates.
+    func holders(_ fixture: ServiceFixture) throws -> [SchedulerKind] {
+        try SchedulerKind.allCases.filter { kind in
+            try fixture.service.gateway(for: kind)!.installed()["tips-and-updates"] != nil
+        }
+    }
+
+    func recorded(_ fixture: ServiceFixture) -> SchedulerKind? { fixture.service.recordedScheduler() }
+
+    @Test func cronToEmbeddedToSystemdToCronLeavesExactlyOneEntryEachTime() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        for kind in [SchedulerKind.cron, .embedded, .systemd, .cron, .systemd, .embedded] {
+            fixture.scheduler = kind
+            let outcome = try fixture.service.apply()
+            #expect(outcome.succeeded, "\(kind): \(outcome.report) \(outcome.moves.map(\.report))")
+            #expect(try holders(fixture) == [kind])
+            #expect(recorded(fixture) == kind)
+        }
+        #expect(fixture.crontab.current == nil, "the user had no crontab, so none is left")
+    }
+
+    @Test func aNoOpApplyOnSystemdStartsNoProcessEvenWithTheLeftoverChecks() throws {
+        var fixture = ServiceFixture()
+        fixture.scheduler = .systemd
+        try on(fixture)
+        _ = try fixture.service.apply()
+        let calls = fixture.runner.calls.count
+        let outcome = try fixture.service.apply()
+        #expect(outcome.report.result(for: "tips-and-updates") == .unchanged && outcome.moves.isEmpty)
+        #expect(fixture.runner.calls.count == calls)
+    }
+
+    @Test func aSchedulerWhoseProgramIsGoneIsLeftWithANote() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        _ = try fixture.service.apply()
+        fixture.crontabMissing.set()
+        fixture.scheduler = .embedded
+        let outcome = try fixture.service.apply()
+        #expect(outcome.succeeded)
+        #expect(outcome.moves.first?.note?.contains("crontab is not installed") == true)
+        #expect(recorded(fixture) == .embedded)
+    }
+
+    @Test func whenTheOldSchedulerFailsTheNextApplyRetriesTheMove() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        _ = try fixture.service.apply()
+        fixture.crontab.breakWith(ProcessResult(exitStatus: 1, stderr: Array("crontabs/tester: Permission denied\n".utf8)))
+        fixture.scheduler = .embedded
+        let failed = try fixture.service.apply()
+        #expect(!failed.succeeded)
+        #expect(failed.previous?.report.failures.first.map { "\($0.result)".contains("Permission denied") } == true)
+        #expect(recorded(fixture) == .cron, "kept, so the next apply tries again")
+        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths).installed().keys.sorted() == ["tips-and-updates"])
+        fixture.crontab.breakWith(nil)
+        let retried = try fixture.service.apply()
+        #expect(retried.succeeded && recorded(fixture) == .embedded)
+        #expect(try holders(fixture) == [.embedded])
+    }
+
+    @Test func whenTheNewSchedulerFailsTheOldEntriesStay() throws {
+        var fixture = ServiceFixture()
+        fixture.scheduler = .embedded
+        try on(fixture)
+        _ = try fixture.service.apply()
+        fixture.crontab.breakWith(ProcessResult(exitStatus: 1, stderr: Array("You (tester) are not allowed to use this program (crontab)\n".utf8)))
+        fixture.scheduler = .cron
+        let outcome = try fixture.service.apply()
+        #expect(!outcome.succeeded && outcome.moves.isEmpty)
+        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths).installed().keys.sorted() == ["tips-and-updates"])
+        #expect(recorded(fixture) == .embedded)
+    }
+
+    @Test func leftoversOnAFileBasedSchedulerAreSweptEvenWhenNotRecorded() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        fixture.scheduler = .embedded
+        _ = try fixture.service.apply()
+        try fixture.service.context.state.remove(StateFiles.schedulerFile)
+        fixture.scheduler = .cron
+        let outcome = try fixture.service.apply()
+        #expect(outcome.succeeded && outcome.moves.map(\.scheduler) == [.embedded])
+        #expect(try holders(fixture) == [.cron])
+    }
+
+    @Test func turningOffWhileMovingCancelsEverywhere() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        _ = try fixture.service.apply()
+        try fixture.save { $0.tipsAndUpdates = false }
+        fixture.scheduler = .systemd
+        #expect(try fixture.service.apply().succeeded)
+        #expect(try holders(fixture).isEmpty)
+    }
+}

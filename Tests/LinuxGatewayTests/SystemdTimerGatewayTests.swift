@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// The systemd gateway's files and its exact `systemctl --user` calls, through the process-runner
+/// seam: enable/disable run the real systemctl (file-only, as with no manager), the calls that
+/// need a running user manager are answered by `SystemctlDouble`.
+@Suite struct SystemdTimerGatewayTests {
+    let scratch = Scratch()
+    let systemctl: SystemctlDouble
+    let runner: RecordingRunner
+
+    init() {
+        let systemctl = SystemctlDouble(paths: scratch.paths)
+        self.systemctl = systemctl
+        runner = RecordingRunner { systemctl.respond($0) }
+    }
+
+    func gateway(manager: Bool) -> SystemdTimerGateway {
+        SystemdTimerGateway(runner: runner, paths: scratch.paths, managerRunning: { manager })
+    }
+
+    var unitDir: String { scratch.paths.configHome + "/systemd/user" }
+    var timer: String { unitDir + "/notif-tips-and-updates.timer" }
+    var service: String { unitDir + "/notif-tips-and-updates.service" }
+    var link: String { unitDir + "/timers.target.wants/notif-tips-and-updates.timer" }
+    var stamp: String { scratch.paths.dataHome + "/systemd/timers/stamp-notif-tips-and-updates.timer" }
+    let offline: [String: String?] = ["SYSTEMD_OFFLINE": "1"]
+
+    func exists(_ path: String) -> Bool { (try? FileStatus.of(path, followLinks: false)) != nil }
+
+    var on: NotificationPreferences {
+        var p = NotificationPreferences()
+        p.tipsAndUpdates = true
+        p.permission = .granted
+        return p
+    }
+
+    @Test func withoutAManagerInstallWritesEnablesAndStartsNothing() throws {
+        let systemd = gateway(manager: false)
+        try systemd.install(tipsEntry())
+        #expect(runner.calls.map(\.argv) == [["systemctl", "--user", "enable", "notif-tips-and-updates.timer"]])
+        #expect(runner.calls.map(\.environment) == [offline])
+        #expect(exists(link), "the real systemctl made the timers.target.wants link")
+        #expect(try FileStatus.of(timer)?.mode == 0o644)
+        #expect(try String(contentsOfFile: service, encoding: .utf8).contains("ExecStart=/usr/local/bin/notif deliver --catch-up tips-and-updates\n"))
+        #expect(try systemd.installed() == ["tips-and-updates": try systemd.render(tipsEntry())])
+    }
+
+    @Test func aNoOpApplyStartsNoProcessAndWritesNothing() throws {
+        let systemd = gateway(manager: true)
+        _ = LocalReminders.apply(on, gateway: systemd, entry: { _ in tipsEntry() })
+        let before = runner.calls.count
+        let identity = try FileStatus.of(timer)
+        let report = LocalReminders.apply(on, gateway: systemd, entry: { _ in tipsEntry() })
+        #expect(report.result(for: "tips-and-updates") == .unchanged)
+        #expect(runner.calls.count == before)
+        #expect(try FileStatus.of(timer) == identity)
+    }
+
+    @Test func withAManagerAChangeIsFollowedByReloadAndStart() throws {
+        let systemd = gateway(manager: true)
+        try systemd.install(tipsEntry())
+        #expect(runner.argvs == [
+            ["systemctl", "--user", "enable", "notif-tips-and-updates.timer"],
+            ["systemctl", "--user", "daemon-reload"],
+            ["systemctl", "--user", "start", "notif-tips-and-updates.timer"],
+        ])
+        #expect(runner.calls.map(\.environment) == [offline, [:], [:]])
+        // A new binary path rewrites the service only, and reloads again.
+        try systemd.install(tipsEntry("/opt/notif"))
+        #expect(runner.argvs.count == 6)
+        #expect(try String(contentsOfFile: service, encoding: .utf8).contains("ExecStart=/opt/notif deliver --catch-up"))
+    }
+
+    @Test func cancelWithoutAManagerDisablesRemovesTheFilesAndTheStamp() throws {
+        let systemd = gateway(manager: false)
+        try systemd.install(tipsEntry())
+        try FileManager.default.createDirectory(atPath: (stamp as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: stamp, contents: Data()))
+        try systemd.cancel("tips-and-updates")
+        #expect(runner.argvs.dropFirst() == [["systemctl", "--user", "disable", "notif-tips-and-updates.timer"]])
+        #expect(runner.calls.last?.environment == offline)
+        for path in [timer, service, link, stamp] { #expect(!exists(path), "\(path) is left") }
+        #expect(try systemd.installed().isEmpty)
+        // Cancelling what is not there starts nothing.
+        try systemd.cancel("tips-and-updates")
+        #expect(runner.calls.count == 2)
+    }
+
+    @Test func cancelWithAManagerStopsCleansDisablesAndReloads() throws {
+        let systemd = gateway(manager: true)
+        try systemd.install(tipsEntry())
+        let before = runner.calls.count
+        try systemd.cancel("tips-and-updates")
+        #expect(Array(runner.argvs.dropFirst(before)) == [
+            ["systemctl", "--user", "stop", "notif-tips-and-updates.timer", "notif-tips-and-updates.service"],
+            ["systemctl", "--user", "clean", "--what=state", "notif-tips-and-updates.timer"],
+            ["systemctl", "--user", "disable", "notif-tips-and-updates.timer"],
+            ["systemctl", "--user", "daemon-reload"],
+        ])
+        for path in [timer, service, link] { #expect(!exists(path)) }
+    }
+
+    @Test func stoppingAUnitTheManagerNeverLoadedIsFine() throws {
+        let systemd = gateway(manager: true)
+        try systemd.install(tipsEntry())
+        systemctl.setManagerAnswer { argv in
+            argv.contains("stop") ? ProcessResult(exitStatus: 5, stderr: Array("Failed to stop notif-tips-and-updates.timer: Unit notif-tips-and-updates.timer not loaded.\n".utf8))
+                                  : ProcessResult(exitStatus: 0)
+        }
+        try systemd.cancel("tips-and-updates")
+        #expect(!exists(timer))
+    }
+
+    @Test func aFailedStartIsReportedInSystemctlsWordsWithWhatIsStillTrue() throws {
+        systemctl.setManagerAnswer { argv in
+            argv.contains("start") ? ProcessResult(exitStatus: 5, stderr: Array("Failed to start notif-tips-and-updates.timer: Unit notif-tips-and-updates.timer not found.\n".utf8))
+                                   : ProcessResult(exitStatus: 0)
+        }
+        let systemd = gateway(manager: true)
+        #expect {
+            try systemd.install(tipsEntry())
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("`systemctl --user start notif-tips-and-updates.timer` failed (exit status 5: Failed to start notif-tips-and-updates.timer: Unit notif-tips-and-updates.timer not found.)")
+                && text.contains("starts with your next login")
+        }
+        #expect(exists(timer) && exists(link))
+    }
+
+    @Test func aFailedStopRemovesNothing() throws {
+        let systemd = gateway(manager: true)
+        try systemd.install(tipsEntry())
+        systemctl.setManagerAnswer { _ in ProcessResult(exitStatus: 1, stderr: Array("Failed to connect to bus: Permission denied\n".utf8)) }
+        #expect { try systemd.cancel("tips-and-updates") } throws: { "\($0)".contains("Permission denied") && "\($0)".contains("nothing was removed") }
+        #expect(exists(timer) && exists(service) && exists(link))
+    }
+
+    @Test func aMissingSystemctlSaysWhatToInstallAndCancelStillRemovesTheFiles() throws {
+        try gateway(manager: false).install(tipsEntry())
+        let missing = RecordingRunner { call throws(SpawnError) in throw SpawnError(program: call.argv[0], code: ENOENT) }
+        let systemd = SystemdTimerGateway(runner: missing, paths: scratch.paths, managerRunning: { false })
+        try FileManager.default.removeItem(atPath: timer)
+        #expect { try systemd.install(tipsEntry()) } throws: { "\($0)".contains("apt install systemd") }
+        try systemd.cancel("tips-and-updates")
+        for path in [timer, service, link] { #expect(!exists(path)) }
+    }
+
+    @Test func aUnitOfTheSameNameThatNotifDidNotWriteIsLeftAlone() throws {
+        try FileManager.default.createDirectory(atPath: unitDir, withIntermediateDirectories: true)
+        let mine = "[Timer]\nOnCalendar=hourly\n"
+        try mine.write(toFile: timer, atomically: true, encoding: .utf8)
+        let systemd = gateway(manager: false)
+        #expect(try systemd.installed().isEmpty)
+        #expect { try systemd.install(tipsEntry()) } throws: { "\($0)".contains(timer) && "\($0)".contains("not written by notif") }
+        try systemd.cancel("tips-and-updates")
+        #expect(try String(contentsOfFile: timer, encoding: .utf8) == mine)
+    }
+
+    @Test func orphansAndDisabledTimersAreSeenAsNotMatchingThePlan() throws {
+        let systemd = gateway(manager: false)
+        let orphan = ScheduledEntry(reminder: LocalReminder(id: "retired", title: "Old", body: "", time: DailyTime(hour: 8, minute: 0), preference: .tipsAndUpdates),
+                                    command: ["/n", "deliver", "retired"], catchUpCommand: ["/n", "deliver", "--catch-up", "retired"])
+        try systemd.install(orphan)
+        try systemd.install(tipsEntry())
+        try FileManager.default.removeItem(atPath: link)
+        let installed = try systemd.installed()
+        #expect(installed.keys.sorted() == ["retired", "tips-and-updates"])
+        #expect(installed["tips-and-updates"] != (try systemd.render(tipsEntry())))
+        let report = LocalReminders.apply(on, gateway: systemd, entry: { _ in tipsEntry() })
+        #expect(report.result(for: "tips-and-updates") == .installed && report.result(for: "retired") == .cancelled)
+        #expect(exists(link))
+        #expect(try systemd.installed().keys.sorted() == ["tips-and-updates"])
+    }
+}
