@@ -16,7 +16,7 @@ public struct AccountService: Sendable {
         self.appVersion = appVersion
     }
 
-    var context: NotifContext { reminders.context }
+    public var context: NotifContext { reminders.context }
     public var store: AccountStore { AccountStore(state: context.state) }
 
     /// What a login did.

@@ -82,7 +82,7 @@ struct CommandSpec {
             does not count as the day's reminder.
             """),
         CommandSpec(
-            name: "daemon", usage: "notif daemon [--{install,remove}-autostart]",
+            name: "daemon", usage: "notif daemon [--poll-interval SECONDS] [--{install,remove}-autostart]",
             summary: "the built-in scheduler, for machines without systemd or cron",
             details: """
             Runs in the foreground and shows the reminders in notif's built-in schedule (the
@@ -93,6 +93,9 @@ struct CommandSpec {
             --install-autostart  write $XDG_CONFIG_HOME/autostart/notif-daemon.desktop, so the
                                  desktop starts it at each login
             --remove-autostart   remove that entry
+            --poll-interval S    Account projects: how often to ask the server for new
+                                 notifications (default 300 s, also NOTIF_POLL_INTERVAL); new
+                                 ones are shown while notifications are allowed
             Without a desktop, start it from a login script, e.g. in ~/.profile:
               notif daemon >/dev/null 2>&1 &
             """),

@@ -1,3 +1,4 @@
+import AccountClient
 import Glibc
 import LinuxGateway
 import Storage
@@ -6,8 +7,31 @@ import Storage
 /// installs/removes the autostart entry that starts it at login.
 extension Commands {
     func daemon(_ args: [String]) throws(UsageError) -> ExitCode {
+        var args = args
+        var interval = Int64(300)
+        if let env = context.lookup("NOTIF_POLL_INTERVAL"), !env.isEmpty {
+            guard let value = Int64(env), value >= 10 else {
+                throw UsageError(message: "NOTIF_POLL_INTERVAL '\(env)' is not a number of seconds (10 or more)", command: "daemon")
+            }
+            interval = value
+        }
+        if let index = args.firstIndex(where: { $0 == "--poll-interval" || $0.hasPrefix("--poll-interval=") }) {
+            let text: String
+            if args[index] == "--poll-interval" {
+                guard index + 1 < args.count else { throw UsageError(message: "--poll-interval needs a number of seconds", command: "daemon") }
+                text = args[index + 1]
+                args.removeSubrange(index...(index + 1))
+            } else {
+                text = String(args[index].dropFirst("--poll-interval=".count))
+                args.remove(at: index)
+            }
+            guard let value = Int64(text), value >= 10 else {
+                throw UsageError(message: "--poll-interval '\(text)' is not a number of seconds (10 or more)", command: "daemon")
+            }
+            interval = value
+        }
         switch args {
-        case []: return runDaemon()
+        case []: return runDaemon(pollInterval: interval)
         case ["--install-autostart"]: return installAutostart()
         case ["--remove-autostart"]: return removeAutostart()
         default:
@@ -15,7 +39,7 @@ extension Commands {
         }
     }
 
-    private func runDaemon() -> ExitCode {
+    private func runDaemon(pollInterval: Int64) -> ExitCode {
         // Block the stop signals before anything else, so one sent right after start is not lost.
         let sleeper = SignalSleeper()
         let lockPath = context.paths.stateFile(EmbeddedScheduler.daemonLockName)
@@ -39,6 +63,8 @@ extension Commands {
         let lookup = context.lookup
         let daemon = EmbeddedDaemon(context: context, zone: { SystemTimeZone.current(environment: lookup("TZ")) },
                                     sleeper: sleeper, log: { output.line("notif daemon: " + $0) })
+        let poller = AccountPoller(account: account, interval: pollInterval, log: { output.line("notif daemon: " + $0) })
+        daemon.onWake = { poller.wake(now: $0) }
         daemon.run()
         output.line("notif daemon: stopped")
         return .success

@@ -191,3 +191,48 @@ struct AccountSchedulingTests {
         #expect(try user.crontab().components(separatedBy: "deliver tips-and-updates").count == 2)
     }
 }
+
+/// Push on Linux: `notif daemon` polls the server and shows what is new, on a real desktop bus.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct AccountPushTests {
+    @Test(.timeLimit(.minutes(2)))
+    func theDaemonShowsNewServerNotificationsOnce() throws {
+        let user = try TestUser.make("notif-tpush")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let session = try DesktopSession(user: user, display: display)
+        let old = ["id": "1", "title": "Old news", "body": "already there", "sentAt": "2026-11-28T10:00:00Z"]
+        let server = try AccountServer(script: ["history": ["status": 200, "body": [old]]])
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "NOTIF_AUTH_TOKEN": "push-token"]) { a, _ in a }
+        #expect(try user.run([binary, "account", "login", "--server", server.url], env).status == 0)
+        _ = try user.run([binary, "permission", "grant"], env)
+        let daemonEnv = user.environment(env)
+        let assignments = daemonEnv.keys.sorted().map { "\($0)=\(daemonEnv[$0]!)" }
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        daemon.arguments = ["-u", user.name, "--", "/usr/bin/env", "-i"] + assignments + [binary, "daemon", "--poll-interval", "10"]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            _ = try? run(["pkill", "-TERM", "-u", user.name, "-f", "notif daemon"], environment: ["PATH": "/usr/bin:/bin"])
+            daemon.waitUntilExit()
+        }
+        let shownFile = user.stateDir + "/history-shown.json"
+        #expect(waitUntil(20) { user.read(shownFile)?.contains("\"1\"") == true }, "the first poll notes what is there")
+        #expect(try session.shown().isEmpty, "old history is not shown")
+        try server.setScript(["history": ["status": 200, "body": [
+            ["id": "2", "title": "Your table is ready", "body": "Queue 12", "sentAt": "2026-11-29T18:00:00Z"], old,
+        ]]])
+        var shown: [(app: String, summary: String)] = []
+        let arrived = try waitUntil(40) {
+            shown = try session.shown()
+            return !shown.isEmpty
+        }
+        #expect(arrived, "the new server notification was not shown")
+        #expect(shown.map(\.summary) == ["Your table is ready"])
+        #expect(shown.first?.app == "notif")
+        withExtendedLifetime(display) {}
+    }
+}

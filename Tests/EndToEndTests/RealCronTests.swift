@@ -30,8 +30,10 @@ struct RealCrontabTests {
         let binary = try NotifBinary.publicCopy(in: sandbox)
         let env = ["NOTIF_SCHEDULER": "cron", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
         try user.setCrontab("# mine\n")
-        _ = try user.run([binary, "permission", "grant"], env)
-        _ = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        let granted = try user.run([binary, "permission", "grant"], env)
+        #expect(granted.status == 0, "\(granted)")
+        let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        #expect(set.status == 0, "\(set)")
         func snapshot() throws -> [String: String] {
             var result: [String: String] = [:]
             // Delivery files are left out: a cron daemon another test starts may run this user's

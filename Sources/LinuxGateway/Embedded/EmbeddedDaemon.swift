@@ -15,6 +15,10 @@ public final class EmbeddedDaemon {
     private let settingsFile: String
     private var cachedEntries: (stamp: FileStatus?, entries: [EmbeddedEntry])?
     private var settingsStamp: FileStatus??
+    /// More work for every wake (Account projects poll their server here); returns when it
+    /// next wants a wake, so the nap is never longer than that.
+    public var onWake: ((Instant) -> Instant?)?
+    private var extraDue: Instant?
 
     public init(context: NotifContext, zone: @escaping () -> ZoneRules, sleeper: any DaemonSleeper, log: @escaping (String) -> Void) {
         self.context = context
@@ -29,7 +33,15 @@ public final class EmbeddedDaemon {
     public func run() {
         repeat {
             wake()
-        } while sleeper.nap(seconds: planner.nap(now: context.clock.now())) != .stop
+        } while sleeper.nap(seconds: napLength()) != .stop
+    }
+
+    /// The planner's nap, shortened to the extra work's next wake.
+    func napLength() -> Int64 {
+        let now = context.clock.now()
+        var nap = planner.nap(now: now)
+        if let extraDue { nap = max(1, min(nap, extraDue.seconds - now.seconds)) }
+        return nap
     }
 
     /// One wake: pick up edited settings, then make the attempts the planner asks for.
@@ -46,6 +58,7 @@ public final class EmbeddedDaemon {
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue) (\(record.kind.rawValue), \(attempt.reason.rawValue))"
                 + (record.detail.isEmpty ? "" : ": \(record.detail)"))
         }
+        extraDue = onWake?(now)
     }
 
     /// The schedule, read again only when its directory changed.

@@ -111,10 +111,7 @@ public struct ReminderService: Sendable {
         if case .skip(let why) = decision {
             return log(reminder, kind: kind, now: now, .skipped, why)
         }
-        let notifier = DesktopNotifier(runner: context.runner)
-        let recorded = (try? context.state.read(StateFiles.sessionFile)).map(SessionEnvironment.init(parsing:))
-        let environments = SessionEnvironment.candidates(current: context.lookup, recorded: recorded, uid: getuid())
-        switch notifier.show(summary: reminder.title, body: reminder.body, environments: environments) {
+        switch show(summary: reminder.title, body: reminder.body) {
         case .success(let how):
             if kind != .test {
                 let today = context.zone.localDateTime(of: now).date
@@ -130,10 +127,23 @@ public struct ReminderService: Sendable {
         }
     }
 
+    /// Shows one notification through the desktop notification service, finding the session
+    /// bus the way scheduled jobs must (this session, the recorded one, the user bus).
+    public func show(summary: String, body: String) -> Result<String, GatewayError> {
+        let recorded = (try? context.state.read(StateFiles.sessionFile)).map(SessionEnvironment.init(parsing:))
+        let environments = SessionEnvironment.candidates(current: context.lookup, recorded: recorded, uid: getuid())
+        return DesktopNotifier(runner: context.runner).show(summary: summary, body: body, environments: environments)
+    }
+
     private func log(_ reminder: LocalReminder, kind: DeliveryKind, now: Instant, _ outcome: DeliveryOutcome, _ detail: String) -> DeliveryRecord {
+        log(reminder.id, kind: kind, now: now, outcome, detail)
+    }
+
+    /// Appends a record to deliveries.jsonl (a failure to log is noted in the returned record).
+    public func log(_ id: String, kind: DeliveryKind, now: Instant, _ outcome: DeliveryOutcome, _ detail: String) -> DeliveryRecord {
         var record = DeliveryRecord(
             time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
-            reminder: reminder.id, kind: kind, outcome: outcome, detail: detail)
+            reminder: id, kind: kind, outcome: outcome, detail: detail)
         do {
             try context.deliveryLog.append(record)
         } catch {

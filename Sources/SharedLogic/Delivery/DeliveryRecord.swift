@@ -6,6 +6,8 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
     case catchUp = "catch-up"
     /// `notif test`: never counts as the day's delivery.
     case test
+    /// Account projects: a new item of the server's history shown by `notif daemon`.
+    case push
 }
 
 /// What came of a delivery attempt.

@@ -19,8 +19,11 @@ enum NotifBinary {
         let dir = sandbox.path + "/my bin 100%"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let target = dir + "/notif"
-        try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.copyItem(atPath: path, toPath: target)
+        // Copied by `cp`, not in this process: a file this multi-threaded process held open for
+        // writing would leak into children other tests spawn meanwhile, and exec would then fail
+        // with "Text file busy".
+        let copied = try run(["cp", path, target], environment: ["PATH": "/usr/bin:/bin"])
+        guard copied.status == 0 else { throw E2EFailure("cp notif: \(copied)") }
         for p in [sandbox.path, dir] { chmod(p, 0o755) }
         chmod(target, 0o755)
         return target

@@ -11,8 +11,15 @@ struct TestUser {
         precondition(name.hasPrefix("notif-t") && name.count <= 32)
         let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
         if try EndToEndTests.run(["id", "-u", name], environment: env).status != 0 {
-            let made = try EndToEndTests.run(["useradd", "--create-home", "--shell", "/bin/sh", name], environment: env)
-            guard made.status == 0 else { throw E2EFailure("useradd \(name): \(made)") }
+            // Tests run in parallel and useradd refuses while another holds /etc/passwd: take
+            // turns through flock, and try again a few times.
+            var made = RunResult(status: -1, stdout: "", stderr: "")
+            for _ in 0..<5 {
+                made = try EndToEndTests.run(["flock", "/tmp/notif-tests-useradd.lock", "useradd", "--create-home", "--shell", "/bin/sh", name], environment: env)
+                if try made.status == 0 || EndToEndTests.run(["id", "-u", name], environment: env).status == 0 { break }
+                usleep(200_000)
+            }
+            guard try EndToEndTests.run(["id", "-u", name], environment: env).status == 0 else { throw E2EFailure("useradd \(name): \(made)") }
         }
         let home = try EndToEndTests.run(["sh", "-c", "getent passwd \(name) | cut -d: -f6"], environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let uid = try EndToEndTests.run(["id", "-u", name], environment: env).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
