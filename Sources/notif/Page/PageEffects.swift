@@ -68,14 +68,6 @@ struct PageEffects {
         }
     }
 
-    /// The scheduler as `status` sees it (one read of the scheduler).
-    func refreshedStatus() -> (NotificationPreferences, SchedulerStatus)? {
-        guard let report = try? service.status() else { return nil }
-        return (report.preferences, SchedulerStatus(
-            scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
-            warnings: report.warnings, nextFire: nextFire()))
-    }
-
     /// What is known before the scheduler is read: the choice, nothing about entries.
     func quickStatus() -> SchedulerStatus {
         let choice = service.schedulerChoice()

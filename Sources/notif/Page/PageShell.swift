@@ -35,12 +35,11 @@ struct PageShell {
                                    exitAfterOnboarding: mode == .onboardingOnly)
         if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
         terminal.paint(SettingsRenderer.render(state))
-        // Account projects: a registration that failed before is retried at start.
+        // Opening the page re-arms reminders from the saved settings (a no-op when in sync), and
+        // Account projects retry a registration that failed before.
         account.ensureRegistered()
-        if let (preferences, status) = effects.refreshedStatus() {
-            state = SettingsApp.update(state, .preferencesReloaded(preferences, status)).0
-            terminal.paint(SettingsRenderer.render(state))
-        }
+        state = SettingsApp.update(state, effects.apply()).0
+        terminal.paint(SettingsRenderer.render(state))
         while true {
             switch terminal.read() {
             case .action(let action):
