@@ -4,16 +4,18 @@ SWIFT ?= swift
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man/man1
-RELEASE := -c release --static-swift-stdlib
+# One static executable: no dynamic loading at start (see Performance in the README).
+RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable -Xcc -DNOTIF_STATIC_EXECUTABLE
 RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.
-RUN_PACKAGES := libncursesw5-dev libnotify-bin tzdata cron curl
+RUN_PACKAGES := libncursesw5-dev libc6-dev libnotify-bin tzdata cron curl
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd passwd util-linux procps desktop-file-utils python3
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
+BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux
 
-.PHONY: run test build release install uninstall deps-run deps-test clean screenshots
+.PHONY: run test build release install uninstall deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -50,6 +52,12 @@ deps-test:
 screenshots: release
 	@scripts/install-packages $(SHOT_PACKAGES)
 	scripts/screenshots
+
+bench: deps-run release
+	@scripts/install-packages $(BENCH_PACKAGES)
+	mkdir -p .build/bench
+	gcc -O2 -Wall -o .build/bench/ptydrive bench/ptydrive.c -lutil
+	python3 bench/run.py
 
 clean:
 	rm -rf .build

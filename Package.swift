@@ -12,7 +12,7 @@ let package = Package(
         .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage"]),
         .target(name: "AccountClient", dependencies: ["SharedLogic", "Storage", "LinuxGateway"]),
         .target(name: "SettingsUI", dependencies: ["SharedLogic"]),
-        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CursesTerminal", dependencies: ["CNcursesw", "SettingsUI"]),
         .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal"]),
         .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic"]),

@@ -8,30 +8,26 @@
 #include <unistd.h>
 #include <wchar.h>
 
-const char *notif_terminal_problem(void) {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        return "the settings page needs a terminal: stdin and stdout must be a tty";
-    }
+int notif_start_screen(void) {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return NOTIF_NO_TTY;
     const char *term = getenv("TERM");
-    if (term == NULL || term[0] == '\0') {
-        return "TERM is not set, so the terminal type is unknown";
-    }
-    int error = 0;
-    if (setupterm(NULL, STDOUT_FILENO, &error) != OK) {
-        return error == 0 ? "the terminal type in TERM is not known to this system (no terminfo entry)"
-                          : "the terminfo database could not be read for TERM";
-    }
+    if (term == NULL || term[0] == '\0') return NOTIF_NO_TERM;
+    /* newterm, unlike initscr, returns NULL for an unknown terminal instead of exiting; it
+       reads the terminfo entry once and sends nothing before the first refresh. */
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return NOTIF_UNKNOWN_TERM;
     const char *cup = tigetstr("cup");
-    int usable = cup != NULL && cup != (char *)-1;
-    del_curterm(cur_term);
-    if (!usable) {
-        return "this terminal (TERM) cannot move the cursor (for example TERM=dumb)";
+    if (cup == NULL || cup == (char *)-1) {
+        endwin();
+        delscreen(screen);
+        return NOTIF_NO_CURSOR_ADDRESSING;
     }
-    return NULL;
+    return NOTIF_SCREEN_OK;
 }
 
 int notif_setup_locale(void) {
-    setlocale(LC_ALL, "");
+    /* Only the character type matters to the page (wide characters, UTF-8 or not). */
+    setlocale(LC_CTYPE, "");
     const char *codeset = nl_langinfo(CODESET);
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
@@ -138,3 +134,15 @@ void notif_die_by_signal(int sig) {
     raise(sig);
     _exit(128 + sig);
 }
+
+#ifdef NOTIF_STATIC_EXECUTABLE
+/* The fully static release build loads no shared objects. The Swift runtime only asks for an
+   optional prespecialization library; answering "not available" here keeps glibc's static
+   dlopen (and its link-time warning) out of the binary. */
+#include <dlfcn.h>
+void *dlopen(const char *file, int mode) {
+    (void)file;
+    (void)mode;
+    return NULL;
+}
+#endif

@@ -2,6 +2,11 @@ import CNcursesw
 import Glibc
 import SettingsUI
 
+/// Why the terminal cannot host the page.
+public struct TerminalProblem: Error, Equatable, Sendable {
+    public let message: String
+}
+
 /// What the key loop reads next.
 public enum TerminalInput: Equatable, Sendable {
     case action(Action)
@@ -20,18 +25,27 @@ public final class CursesTerminal {
     public let unicode: Bool
     private var active = true
 
-    /// Why notif cannot draw here (no tty, unknown TERM, TERM=dumb), checked before ncurses
-    /// starts, so those cases get a message instead of an abort or a spinning loop.
-    public static func problem() -> String? {
-        notif_terminal_problem().map { String(cString: $0) }
+    /// Takes over the terminal, or says why it cannot (no tty, unknown TERM, TERM=dumb) without
+    /// touching it: a message instead of an ncurses abort or a spinning loop.
+    /// - Parameter purpose: what needs the terminal, for the message (`the settings page`).
+    public static func start(environment lookup: (String) -> String?, purpose: String) -> Result<CursesTerminal, TerminalProblem> {
+        let unicode = notif_setup_locale() != 0
+        let message: String
+        switch Int(notif_start_screen()) {
+        case Int(NOTIF_SCREEN_OK): return .success(CursesTerminal(started: lookup, unicode: unicode))
+        case Int(NOTIF_NO_TTY): message = "\(purpose) needs a terminal: stdin and stdout must be a tty"
+        case Int(NOTIF_NO_TERM): message = "TERM is not set, so the terminal type is unknown"
+        case Int(NOTIF_UNKNOWN_TERM): message = "the terminal type in TERM is not known to this system (no terminfo entry)"
+        default: message = "this terminal (TERM) cannot move the cursor (for example TERM=dumb)"
+        }
+        return .failure(TerminalProblem(message: message))
     }
 
-    /// Takes over the terminal. Call `problem()` first.
-    public init(environment lookup: (String) -> String?) {
-        unicode = notif_setup_locale() != 0
+    /// Finishes setting up a screen `notif_start_screen` made.
+    private init(started lookup: (String) -> String?, unicode: Bool) {
+        self.unicode = unicode
         if lookup("ESCDELAY") == nil { set_escdelay(25) }
         notif_install_signal_handlers()
-        initscr()
         raw()
         noecho()
         nonl()
@@ -84,20 +98,24 @@ public final class CursesTerminal {
     public func paint(_ canvas: Canvas) {
         let screen = notif_stdscr()
         werase(screen)
-        for row in 0..<min(canvas.height, Int(notif_lines())) {
+        var run: [wchar_t] = []
+        run.reserveCapacity(canvas.width)
+        let rows = min(canvas.height, Int(notif_lines()))
+        for row in 0..<rows {
             var col = 0
             while col < canvas.width {
                 let role = canvas[row, col].role
-                var run = ""
                 let start = col
+                run.removeAll(keepingCapacity: true)
                 while col < canvas.width && canvas[row, col].role == role {
-                    if !canvas[row, col].continuation { run.append(canvas[row, col].character) }
+                    let cell = canvas[row, col]
+                    if !cell.continuation { run.append(wchar_t(bitPattern: cell.scalar.value)) }
                     col += 1
                 }
-                wattrset(screen, Int32(bitPattern: palette.attributes(for: role)))
                 // The bottom-right cell would scroll the screen; leave it out.
-                if row == canvas.height - 1 && col == canvas.width { run = String(run.dropLast()) }
-                _ = mvwaddstr(screen, Int32(row), Int32(start), run)
+                if row == canvas.height - 1 && col == canvas.width && !run.isEmpty { run.removeLast() }
+                wattrset(screen, Int32(bitPattern: palette.attributes(for: role)))
+                _ = mvwaddnwstr(screen, Int32(row), Int32(start), run, Int32(run.count))
             }
         }
         wattrset(screen, Int32(bitPattern: notif_a_normal()))

@@ -70,14 +70,19 @@ public enum Posix {
         return true
     }
 
-    /// The current user's id and, from the password database, home directory and login name.
+    /// The current user's id and, from /etc/passwd, login name and home directory. Read
+    /// directly (no NSS), so the binary can be linked statically; a user only known to a
+    /// network directory falls back to USER/LOGNAME and no home.
     public static func currentUser() -> (uid: UInt32, name: String, home: String?) {
         let uid = getuid()
-        var record = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        getpwuid_r(uid, &record, &buffer, buffer.count, &result)
-        guard result != nil else { return (uid, String(uid), nil) }
-        return (uid, String(cString: record.pw_name), String(cString: record.pw_dir))
+        if let bytes = try? FileIO.read("/etc/passwd", limit: 16 << 20) {
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                guard fields.count >= 6, let id = UInt32(String(decoding: fields[2], as: UTF8.self)), id == uid else { continue }
+                return (uid, String(decoding: fields[0], as: UTF8.self), String(decoding: fields[5], as: UTF8.self))
+            }
+        }
+        let name = environment("USER") ?? environment("LOGNAME") ?? String(uid)
+        return (uid, name, nil)
     }
 }

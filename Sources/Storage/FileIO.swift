@@ -20,22 +20,37 @@ public enum FileIO {
         guard status.size <= Int64(limit) else {
             throw FileError("read", path, code: EFBIG, reason: "it is \(status.size) bytes, over the \(limit)-byte limit")
         }
+        // Read straight into an array of the file's size (+1 to notice growth); grow if needed.
+        var capacity = status.size > 0 ? Int(status.size) + 1 : 4096 // /proc files say 0
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(status.size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError("read", path)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
+            let start = bytes.count
+            let chunk = try Self.readChunk(fd, path: path, upTo: capacity - start)
+            bytes.append(contentsOf: chunk)
+            if chunk.isEmpty { break }
             if bytes.count > limit {
                 throw FileError("read", path, code: EFBIG, reason: "it is over the \(limit)-byte limit")
             }
+            if bytes.count == capacity { capacity *= 2 }
         }
         return bytes
+    }
+
+    /// One read(2) of at most `count` bytes (retrying EINTR); empty at end of file.
+    private static func readChunk(_ fd: Int32, path: String, upTo count: Int) throws(FileError) -> [UInt8] {
+        while true {
+            var failed = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: max(count, 1)) { buffer, initialized in
+                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 { failed = true }
+                initialized = max(n, 0)
+            }
+            if failed {
+                if errno == EINTR { continue }
+                throw FileError("read", path)
+            }
+            return chunk
+        }
     }
 
     /// Makes `path` and any missing parents; directories notif creates get mode 0700.

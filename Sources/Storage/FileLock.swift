@@ -3,10 +3,18 @@ import Glibc
 /// An exclusive `flock` on a lock file. Other notif processes wait for it; the kernel releases it
 /// when the holder exits or dies, so a killed process never leaves a stale lock.
 public enum FileLock {
+    /// Opens the lock file: read-only when it exists (flock needs no write access, and a no-op
+    /// run then opens nothing for writing), created 0600 the first time.
+    static func openLockFile(_ path: String) throws(FileError) -> Int32 {
+        var fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        if fd < 0 { throw FileError("open the lock file", path) }
+        return fd
+    }
+
     /// Waits for the lock and returns it held.
     public static func acquire(_ path: String) throws(FileError) -> HeldLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw FileError("open the lock file", path) }
+        let fd = try openLockFile(path)
         while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR {
                 let error = FileError("lock", path)
@@ -19,8 +27,7 @@ public enum FileLock {
 
     /// Takes the lock only if nobody holds it; nil when another process does.
     public static func tryAcquire(_ path: String) throws(FileError) -> HeldLock? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw FileError("open the lock file", path) }
+        let fd = try openLockFile(path)
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             close(fd)

@@ -168,7 +168,8 @@ struct Commands {
         for warning in outcome.choice.warnings { output.warn(warning) }
         for line in presenter.applyLines(outcome) { output.line(line) }
         if !outcome.succeeded {
-            output.error((afterSave ? "the setting was saved, but " : "") + "the scheduler does not match it yet; `notif status` shows what differs and `notif apply` retries")
+            output.error((afterSave ? "the setting was saved, but the scheduler does not match it yet" : "the scheduler does not match the settings yet")
+                + "; `notif status` shows what differs and `notif apply` retries")
             return .failure
         }
         return .success

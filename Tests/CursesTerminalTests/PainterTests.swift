@@ -40,7 +40,7 @@ import SettingsUI
         #expect(!Self.terminal.screenText().joined().contains("Permission prompt"))
     }
 
-    @Test func focusedRowIsReversedAndTheCursorRestsOnIt() {
+    @Test func focusedRowsMarkerIsReversedAndTheCursorRestsOnIt() {
         let s = state { $0.focus = .queueAlerts }
         let canvas = SettingsRenderer.render(s)
         Self.terminal.paint(canvas)
@@ -48,8 +48,8 @@ import SettingsUI
         let row = canvas.row(containing: "Queue alerts")!
         #expect(cursor.row == row)
         #expect(cursor.column == canvas.cursor?.column)
-        #expect(Self.terminal.attributes(row: row, column: 10) & notif_a_reverse() != 0)
-        #expect(Self.terminal.attributes(row: row - 1, column: 10) & notif_a_reverse() == 0)
+        #expect(Self.terminal.attributes(row: row, column: 1) & notif_a_reverse() != 0)
+        #expect(Self.terminal.attributes(row: row - 1, column: 1) & notif_a_reverse() == 0)
     }
 
     @Test func disabledRowsAreDimEvenWithoutColour() {

@@ -194,7 +194,7 @@ import SharedLogic
     @Test func everyKeyInTheTableDoesWhatItSaysSomewhere() {
         // Each binding, in each of its contexts, must produce a state change or an effect.
         for binding in KeyMap.bindings {
-            for context in binding.contexts {
+            for context in binding.contexts.members {
                 for key in binding.keys {
                     var s = Script(state(for: context, command: binding.command))
                     let before = s.state

@@ -6,11 +6,20 @@
 #define NCURSES_WIDECHAR 1
 #include <ncurses.h>
 
-/* Why the terminal cannot host the page, or NULL when it can: stdin/stdout must be ttys,
-   TERM must name a known terminal with cursor addressing. Never exits, unlike initscr. */
-const char *notif_terminal_problem(void);
+enum {
+    NOTIF_SCREEN_OK = 0,
+    NOTIF_NO_TTY = 1,
+    NOTIF_NO_TERM = 2,
+    NOTIF_UNKNOWN_TERM = 3,
+    NOTIF_NO_CURSOR_ADDRESSING = 4,
+};
 
-/* setlocale(LC_ALL, "") and whether the locale's character set is UTF-8. */
+/* Sets up the screen as initscr would, if the terminal can host the page: stdin and stdout
+   ttys, TERM naming a known terminal that can address the cursor. Reads terminfo once and
+   never exits (initscr would on an unknown TERM). Returns NOTIF_SCREEN_OK or the problem. */
+int notif_start_screen(void);
+
+/* setlocale(LC_CTYPE, "") and whether the locale's character set is UTF-8. */
 int notif_setup_locale(void);
 
 WINDOW *notif_stdscr(void);

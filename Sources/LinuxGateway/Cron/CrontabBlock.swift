@@ -26,7 +26,7 @@ public struct CrontabBlock: Equatable, Sendable {
         var seenBlock = false
         var currentID: String?
         for line in Self.lines(of: text) {
-            let content = line.hasSuffix("\n") ? String(line.dropLast()) : line
+            let content = line.utf8.last == UInt8(ascii: "\n") ? String(line.utf8.dropLast())! : line
             if content == Self.beginMarker {
                 inBlock = true
                 seenBlock = true
@@ -55,18 +55,22 @@ public struct CrontabBlock: Equatable, Sendable {
         self.entries = entries
     }
 
-    /// Lines of `text`, each keeping its "\n" (a final line without one is kept as is).
+    /// Lines of `text`, each keeping its "\n" (a final line without one is kept as is). Split on
+    /// UTF-8 bytes: crontabs can be long (Debian allows 10,000 lines).
     static func lines(of text: String) -> [String] {
         var result: [String] = []
-        var current = ""
-        for character in text {
-            current.append(character)
-            if character == "\n" {
-                result.append(current)
-                current = ""
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let next = utf8.index(after: index)
+            if utf8[index] == UInt8(ascii: "\n") {
+                result.append(String(text[start..<next]))
+                start = next
             }
+            index = next
         }
-        if !current.isEmpty { result.append(current) }
+        if start != utf8.endIndex { result.append(String(text[start...])) }
         return result
     }
 

@@ -1,33 +1,60 @@
 import Glibc
 import Storage
 
-/// Facts about this machine that decide which scheduler can run notif's entries.
-public struct SchedulerProbe: Equatable, Sendable {
-    public var systemdUserManagerRunning: Bool
-    public var cronDaemonRunning: Bool
-    /// nil when `crontab` may be used, else why not.
-    public var crontabProblem: String?
-    /// A `notif daemon` holds its lock for this user's state directory.
-    public var embeddedDaemonRunning: Bool
+/// Facts about this machine that decide which scheduler can run notif's entries. Each fact is
+/// looked up the first time it is asked for, so a choice that stops at systemd never scans
+/// /proc for cron.
+public final class SchedulerProbe: @unchecked Sendable {
+    private var systemd: Fact<Bool>
+    private var cron: Fact<Bool>
+    private var crontab: Fact<String?>
+    private var embedded: Fact<Bool>
 
-    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false) {
-        self.systemdUserManagerRunning = systemdUserManagerRunning
-        self.cronDaemonRunning = cronDaemonRunning
-        self.crontabProblem = crontabProblem
-        self.embeddedDaemonRunning = embeddedDaemonRunning
+    public var systemdUserManagerRunning: Bool {
+        get { systemd.value }
+        set { systemd = Fact(newValue) }
+    }
+    public var cronDaemonRunning: Bool {
+        get { cron.value }
+        set { cron = Fact(newValue) }
+    }
+    /// nil when `crontab` may be used, else why not.
+    public var crontabProblem: String? {
+        get { crontab.value }
+        set { crontab = Fact(newValue) }
+    }
+    /// A `notif daemon` holds its lock for this user's state directory.
+    public var embeddedDaemonRunning: Bool {
+        get { embedded.value }
+        set { embedded = Fact(newValue) }
     }
 
-    /// Looks at the running machine: no processes started, only a few files read.
+    /// Known facts (tests).
+    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false) {
+        systemd = Fact(systemdUserManagerRunning)
+        cron = Fact(cronDaemonRunning)
+        crontab = Fact(crontabProblem)
+        embedded = Fact(embeddedDaemonRunning)
+    }
+
+    private init(systemd: @escaping () -> Bool, cron: @escaping () -> Bool, crontab: @escaping () -> String?, embedded: @escaping () -> Bool) {
+        self.systemd = Fact(systemd)
+        self.cron = Fact(cron)
+        self.crontab = Fact(crontab)
+        self.embedded = Fact(embedded)
+    }
+
+    /// The running machine: no processes started, only the files each asked-for fact needs.
     /// - Parameter daemonLock: the lock file `notif daemon` holds while it runs.
-    public static func live(environment lookup: (String) -> String? = Posix.environment, daemonLock: String? = nil) -> SchedulerProbe {
-        let user = Posix.currentUser()
-        let runtime = lookup("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(user.uid)"
-        let systemd = access(Posix.join(runtime, "systemd/private"), F_OK) == 0
-        return SchedulerProbe(
-            systemdUserManagerRunning: systemd,
-            cronDaemonRunning: cronDaemonAlive(),
-            crontabProblem: crontabProblem(user: user.name, path: lookup("PATH")),
-            embeddedDaemonRunning: daemonLock.map(FileLock.isHeld) ?? false)
+    public static func live(environment lookup: @escaping (String) -> String? = Posix.environment, daemonLock: String? = nil) -> SchedulerProbe {
+        SchedulerProbe(
+            systemd: {
+                let runtime = lookup("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(getuid())"
+                return access(Posix.join(runtime, "systemd/private"), F_OK) == 0
+            },
+            cron: { cronDaemonAlive() },
+            crontab: { crontabProblem(user: Posix.currentUser().name, path: lookup("PATH")) },
+            embedded: { daemonLock.map(FileLock.isHeld) ?? false })
     }
 
     /// A process named cron/crond: the pid file first, else a scan of /proc.
@@ -84,5 +111,24 @@ extension Substring {
         while let first = s.first, first.isWhitespace { s = s.dropFirst() }
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
         return s
+    }
+}
+
+/// A value computed on first use and kept.
+private struct Fact<T> {
+    private var compute: (() -> T)?
+    private var known: T?
+
+    init(_ value: T) { known = value }
+    init(_ compute: @escaping () -> T) { self.compute = compute }
+
+    var value: T {
+        mutating get {
+            if let known { return known }
+            let v = compute!()
+            known = v
+            compute = nil
+            return v
+        }
     }
 }

@@ -6,7 +6,12 @@ import Storage
 public struct NotifContext: Sendable {
     public var paths: NotifPaths
     public var clock: any Clock
-    public var zone: ZoneRules
+    /// The time zone, read from the system the first time it is needed (most runs never do).
+    public var zone: ZoneRules {
+        get { zoneSource.value }
+        set { zoneSource = LazyZone(newValue) }
+    }
+    private var zoneSource: LazyZone
     public var runner: any ProcessRunner
     /// The process environment (`getenv` in the real program).
     public var lookup: @Sendable (String) -> String?
@@ -23,7 +28,7 @@ public struct NotifContext: Sendable {
     ) {
         self.paths = paths
         self.clock = clock
-        self.zone = zone
+        self.zoneSource = LazyZone(zone)
         self.runner = runner
         self.lookup = lookup
         self.forcedScheduler = forcedScheduler
@@ -36,18 +41,37 @@ public struct NotifContext: Sendable {
         let lookup: @Sendable (String) -> String? = { Posix.environment($0) }
         let paths = NotifPaths.fromEnvironment(lookup)
         let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
-        return NotifContext(
+        var context = NotifContext(
             paths: paths,
             clock: SystemClock(),
-            zone: SystemTimeZone.current(environment: lookup("TZ")),
+            zone: .utc,
             runner: SpawnProcessRunner(),
             lookup: lookup,
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
             executable: FileIO.currentExecutable() ?? "/usr/local/bin/notif")
+        context.zoneSource = LazyZone { SystemTimeZone.current(environment: lookup("TZ")) }
+        return context
     }
 
     public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }
     public var state: StateFiles { StateFiles(paths: paths) }
     public var deliveryLog: DeliveryLog { DeliveryLog(path: paths.deliveryLog) }
+}
+
+/// A zone known now, or looked up on first use and then kept.
+final class LazyZone: @unchecked Sendable {
+    private var known: ZoneRules?
+    private var load: (() -> ZoneRules)?
+
+    init(_ zone: ZoneRules) { known = zone }
+    init(_ load: @escaping () -> ZoneRules) { self.load = load }
+
+    var value: ZoneRules {
+        if let known { return known }
+        let zone = load!()
+        known = zone
+        load = nil
+        return zone
+    }
 }

@@ -8,12 +8,21 @@ public enum Role: Hashable, Sendable {
 }
 
 /// One terminal cell. A wide character fills two cells; the second is a continuation.
+/// Cells hold Unicode scalars (what a terminal cell shows), which keeps rendering cheap.
 public struct Cell: Equatable, Sendable {
-    public var character: Character
+    public var scalar: Unicode.Scalar
     public var role: Role
     public var continuation: Bool
 
-    public static let blank = Cell(character: " ", role: .normal, continuation: false)
+    public init(scalar: Unicode.Scalar, role: Role, continuation: Bool) {
+        self.scalar = scalar
+        self.role = role
+        self.continuation = continuation
+    }
+
+    public var character: Character { Character(scalar) }
+
+    public static let blank = Cell(scalar: " ", role: .normal, continuation: false)
 }
 
 /// Something a mouse click can hit.
@@ -65,14 +74,14 @@ public struct Canvas: Equatable, Sendable {
         let limit = min(maxWidth ?? width, width - max(column, 0))
         var col = column
         var used = 0
-        for character in text {
-            let w = TextWidth.of(character)
+        for scalar in text.unicodeScalars {
+            let w = TextWidth.of(scalar)
             if w == 0 { continue }
             if used + w > limit { break }
             if col >= 0 {
-                cells[row * width + col] = Cell(character: character, role: role, continuation: false)
+                cells[row * width + col] = Cell(scalar: scalar, role: role, continuation: false)
                 if w == 2 && col + 1 < width {
-                    cells[row * width + col + 1] = Cell(character: " ", role: role, continuation: true)
+                    cells[row * width + col + 1] = Cell(scalar: " ", role: role, continuation: true)
                 }
             }
             col += w
@@ -93,17 +102,18 @@ public struct Canvas: Equatable, Sendable {
     public mutating func clear(row: Int, columns: Range<Int>, role: Role = .normal) {
         guard row >= 0, row < height else { return }
         for col in columns where col >= 0 && col < width {
-            cells[row * width + col] = Cell(character: " ", role: role, continuation: false)
+            cells[row * width + col] = Cell(scalar: " ", role: role, continuation: false)
         }
     }
 
     public func text(ofRow row: Int) -> String {
-        var line = ""
+        var line = String.UnicodeScalarView()
         for col in 0..<width where !self[row, col].continuation {
-            line.append(self[row, col].character)
+            line.append(self[row, col].scalar)
         }
-        while line.last == " " { line.removeLast() }
-        return line
+        var text = String(line)
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     /// The whole screen as text, trailing spaces trimmed: the form screen snapshots take.

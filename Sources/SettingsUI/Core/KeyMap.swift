@@ -13,6 +13,33 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
     }
 }
 
+/// A set of key contexts as bits: the key table is consulted on every key press and every
+/// frame, so it stays free of hashing.
+public struct KeyContexts: Equatable, Sendable, ExpressibleByArrayLiteral {
+    public let rawValue: UInt8
+
+    public init(arrayLiteral contexts: KeyContext...) {
+        rawValue = contexts.reduce(0) { $0 | Self.bit($1) }
+    }
+
+    public static let all: KeyContexts = [.page, .dialog, .list, .screen, .wizard]
+
+    private static func bit(_ context: KeyContext) -> UInt8 {
+        switch context {
+        case .page: return 1
+        case .dialog: return 2
+        case .list: return 4
+        case .screen: return 8
+        case .wizard: return 16
+        }
+    }
+
+    public func contains(_ context: KeyContext) -> Bool { rawValue & Self.bit(context) != 0 }
+
+    /// The contexts in the set, in `KeyContext.allCases` order.
+    public var members: [KeyContext] { KeyContext.allCases.filter(contains) }
+}
+
 /// What a key asks for.
 public enum Command: Hashable, Sendable {
     case previous, next, activate, turnOff, turnOn
@@ -20,16 +47,26 @@ public enum Command: Hashable, Sendable {
     case allow, deny
 }
 
+/// How the key bar names a binding, with and without Unicode arrows.
+public struct BarLabel: Sendable {
+    public let unicode: String
+    public let ascii: String
+    public init(_ unicode: String, _ ascii: String) {
+        self.unicode = unicode
+        self.ascii = ascii
+    }
+}
+
 /// One row of the key table: the keys, what they do where, and how help and the key bar say it.
 public struct KeyBinding: Sendable {
     public let keys: [Key]
     public let command: Command
-    public let contexts: Set<KeyContext>
+    public let contexts: KeyContexts
     /// For the help overlay (`Space, Enter`).
     public let keyNames: String
     public let help: String
     /// For the bottom bar, Unicode and ASCII (`↑↓ move`, `Up/Down move`); nil keeps it off the bar.
-    public let bar: (unicode: String, ascii: String)?
+    public let bar: BarLabel?
 }
 
 /// The one key table: `command(for:in:)` drives `update`, and the same rows make the help
@@ -37,44 +74,44 @@ public struct KeyBinding: Sendable {
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.up, .char("k"), .backTab], command: .previous, contexts: [.page, .list, .screen],
-                   keyNames: "Up, k, Shift-Tab", help: "previous row (scroll up)", bar: ("↑↓ move", "Up/Down move")),
+                   keyNames: "Up, k, Shift-Tab", help: "previous row (scroll up)", bar: BarLabel("↑↓ move", "Up/Down move")),
         KeyBinding(keys: [.down, .char("j"), .tab], command: .next, contexts: [.page, .list, .screen],
                    keyNames: "Down, j, Tab", help: "next row (scroll down)", bar: nil),
         KeyBinding(keys: [.char(" "), .enter], command: .activate, contexts: [.page],
-                   keyNames: "Space, Enter", help: "toggle the switch; on Sound, open the list", bar: ("Space toggle", "Space toggle")),
+                   keyNames: "Space, Enter", help: "toggle the switch; on Sound, open the list", bar: BarLabel("Space toggle", "Space toggle")),
         KeyBinding(keys: [.left, .char("h")], command: .turnOff, contexts: [.page],
-                   keyNames: "Left, h", help: "turn off (Sound: previous choice)", bar: ("←→ off/on", "Left/Right off/on")),
+                   keyNames: "Left, h", help: "turn off (Sound: previous choice)", bar: BarLabel("←→ off/on", "Left/Right off/on")),
         KeyBinding(keys: [.right, .char("l")], command: .turnOn, contexts: [.page],
                    keyNames: "Right, l", help: "turn on (Sound: next choice)", bar: nil),
         KeyBinding(keys: [.char("p")], command: .permission, contexts: [.page],
-                   keyNames: "p", help: "notification permission: Allow or Don't allow", bar: ("p permission", "p permission")),
+                   keyNames: "p", help: "notification permission: Allow or Don't allow", bar: BarLabel("p permission", "p permission")),
         KeyBinding(keys: [.char("t")], command: .test, contexts: [.page],
-                   keyNames: "t", help: "send a test notification now", bar: ("t test", "t test")),
+                   keyNames: "t", help: "send a test notification now", bar: BarLabel("t test", "t test")),
         KeyBinding(keys: [.char("H")], command: .history, contexts: [.page],
-                   keyNames: "H", help: "delivery history", bar: ("H history", "H history")),
+                   keyNames: "H", help: "delivery history", bar: BarLabel("H history", "H history")),
         KeyBinding(keys: [.char("r")], command: .retry, contexts: [.page],
-                   keyNames: "r", help: "retry scheduling after an error", bar: ("r retry", "r retry")),
+                   keyNames: "r", help: "retry scheduling after an error", bar: BarLabel("r retry", "r retry")),
         KeyBinding(keys: [.char("?")], command: .help, contexts: [.page],
-                   keyNames: "?", help: "this help", bar: ("? help", "? help")),
+                   keyNames: "?", help: "this help", bar: BarLabel("? help", "? help")),
         KeyBinding(keys: [.char("q"), .escape], command: .quit, contexts: [.page, .wizard],
-                   keyNames: "q, Esc", help: "quit", bar: ("q quit", "q quit")),
+                   keyNames: "q, Esc", help: "quit", bar: BarLabel("q quit", "q quit")),
         KeyBinding(keys: [.left, .char("h"), .backTab], command: .previous, contexts: [.dialog, .wizard],
-                   keyNames: "Left, h, Shift-Tab", help: "previous button", bar: ("←→ choose", "Left/Right choose")),
+                   keyNames: "Left, h, Shift-Tab", help: "previous button", bar: BarLabel("←→ choose", "Left/Right choose")),
         KeyBinding(keys: [.right, .char("l"), .tab], command: .next, contexts: [.dialog, .wizard],
                    keyNames: "Right, l, Tab", help: "next button", bar: nil),
         KeyBinding(keys: [.enter, .char(" ")], command: .activate, contexts: [.dialog, .list, .wizard],
-                   keyNames: "Enter, Space", help: "press the highlighted button or choice", bar: ("Enter select", "Enter select")),
+                   keyNames: "Enter, Space", help: "press the highlighted button or choice", bar: BarLabel("Enter select", "Enter select")),
         KeyBinding(keys: [.char("a")], command: .allow, contexts: [.dialog],
-                   keyNames: "a", help: "Allow", bar: ("a allow", "a allow")),
+                   keyNames: "a", help: "Allow", bar: BarLabel("a allow", "a allow")),
         KeyBinding(keys: [.char("d")], command: .deny, contexts: [.dialog],
-                   keyNames: "d", help: "Don't allow", bar: ("d don't allow", "d don't allow")),
+                   keyNames: "d", help: "Don't allow", bar: BarLabel("d don't allow", "d don't allow")),
         KeyBinding(keys: [.escape], command: .close, contexts: [.dialog],
-                   keyNames: "Esc", help: "close without deciding", bar: ("Esc close", "Esc close")),
+                   keyNames: "Esc", help: "close without deciding", bar: BarLabel("Esc close", "Esc close")),
         KeyBinding(keys: [.escape, .char("q")], command: .close, contexts: [.list],
-                   keyNames: "Esc, q", help: "close the list", bar: ("Esc back", "Esc back")),
+                   keyNames: "Esc, q", help: "close the list", bar: BarLabel("Esc back", "Esc back")),
         KeyBinding(keys: [.escape, .char("q"), .char("?"), .char("H")], command: .close, contexts: [.screen],
-                   keyNames: "Esc, q, ?, H", help: "back to the page", bar: ("Esc back", "Esc back")),
-        KeyBinding(keys: [.ctrl("c")], command: .quit, contexts: Set(KeyContext.allCases),
+                   keyNames: "Esc, q, ?, H", help: "back to the page", bar: BarLabel("Esc back", "Esc back")),
+        KeyBinding(keys: [.ctrl("c")], command: .quit, contexts: .all,
                    keyNames: "Ctrl-C", help: "quit at once", bar: nil),
     ]
 
@@ -98,20 +135,31 @@ public enum KeyMap {
 
     /// The bottom bar for `context`: the most important entries that fit in `width`, in table order.
     public static func bar(for context: KeyContext, width: Int, unicode: Bool, showRetry: Bool) -> String {
-        let entries = bindings.enumerated().compactMap { index, binding -> (index: Int, priority: Int, text: String)? in
-            guard binding.contexts.contains(context), let bar = binding.bar else { return nil }
-            if binding.command == .retry && !showRetry { return nil }
-            return (index, barPriority(binding.command), unicode ? bar.unicode : bar.ascii)
+        var texts: [String?] = Array(repeating: nil, count: bindings.count)
+        var priorities: [Int] = Array(repeating: Int.max, count: bindings.count)
+        for index in bindings.indices {
+            let binding = bindings[index]
+            guard binding.contexts.contains(context), let bar = binding.bar else { continue }
+            if binding.command == .retry && !showRetry { continue }
+            texts[index] = unicode ? bar.unicode : bar.ascii
+            priorities[index] = barPriority(binding.command)
         }
-        var chosen: [(index: Int, priority: Int, text: String)] = []
+        var chosen = Array(repeating: false, count: bindings.count)
         var used = -2
-        for entry in entries.sorted(by: { ($0.priority, $0.index) < ($1.priority, $1.index) }) {
-            let w = TextWidth.of(entry.text) + 2
-            if used + w > width { continue }
-            chosen.append(entry)
-            used += w
+        for priority in 0...7 {
+            for index in bindings.indices where priorities[index] == priority {
+                let w = TextWidth.of(texts[index]!) + 2
+                if used + w > width { continue }
+                chosen[index] = true
+                used += w
+            }
         }
-        return chosen.sorted { $0.index < $1.index }.map(\.text).joined(separator: "  ")
+        var text = ""
+        for index in bindings.indices where chosen[index] {
+            if !text.isEmpty { text += "  " }
+            text += texts[index]!
+        }
+        return text
     }
 
     /// The help overlay's lines: every binding, grouped by where it applies.

@@ -10,12 +10,16 @@ public struct SchedulerStatus: Equatable, Sendable {
     public var warnings: [String]
     /// The next firing of each reminder in local time, whatever the settings.
     public var nextFire: [String: LocalDateTime]
+    /// False until the scheduler has been looked at (the first frame comes before that).
+    public var checked: Bool
 
-    public init(scheduler: String? = nil, installed: Set<String>? = nil, warnings: [String] = [], nextFire: [String: LocalDateTime] = [:]) {
+    public init(scheduler: String? = nil, installed: Set<String>? = nil, warnings: [String] = [],
+                nextFire: [String: LocalDateTime] = [:], checked: Bool = true) {
         self.scheduler = scheduler
         self.installed = installed
         self.warnings = warnings
         self.nextFire = nextFire
+        self.checked = checked
     }
 }
 

@@ -9,17 +9,20 @@ public enum NextReminderText {
         for reminder in LocalReminders.all {
             if let block = LocalReminders.blockReason(for: reminder, in: preferences) {
                 reasons.append(text(for: block, reminder: reminder))
-            } else if status.scheduler == nil {
+            } else if status.scheduler == nil && status.checked {
                 reasons.append("no scheduler available")
             } else if let installed = status.installed, !installed.contains(reminder.id) {
                 reasons.append("not scheduled yet")
             } else if let time = status.nextFire[reminder.id] {
                 times.append(time)
+            } else if !status.checked {
+                reasons.append("checking…")
             }
         }
         if let first = times.min(by: { ($0.date, $0.hour, $0.minute) < ($1.date, $1.hour, $1.minute) }) {
             return first.shortDisplay
         }
+        if reasons.first == "checking…" { return unicode ? "checking…" : "checking..." }
         return "none \(dash) " + (reasons.first ?? "nothing planned")
     }
 

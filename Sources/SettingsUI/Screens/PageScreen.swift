@@ -25,7 +25,7 @@ public enum PageScreen {
         line += 1
         let source = p.mode == .account
             ? "Server: \(p.accountServer ?? "not set")"
-            : "Scheduler: \(state.status.scheduler ?? "none")"
+            : "Scheduler: \(state.status.scheduler ?? (state.status.checked ? "none" : "checking…"))"
         canvas.put(TextWidth.truncate(" \(source)   Permission: \(permissionText(p.permission))", to: canvas.width - 1, unicode: state.unicode),
                    row: line, column: 0)
         line += 1
@@ -64,23 +64,26 @@ public enum PageScreen {
         } else if p.permission == .denied {
             lines.append("Notifications are blocked: nothing is scheduled. Press p to change.")
         }
-        if p.mode == .guest && !LocalReminders.plan(p).isEmpty || state.status.scheduler == nil {
+        if p.mode == .guest && !LocalReminders.plan(p).isEmpty || state.status.scheduler == nil && state.status.checked {
             lines.append(contentsOf: state.status.warnings)
         }
         return lines
     }
 
+    /// One row. Focus is shown by a reversed marker and the cursor, not by repainting the whole
+    /// row, so moving focus costs the terminal a few dozen bytes.
     static func drawRow(_ row: PageRow, state: AppState, on canvas: inout Canvas) {
         let p = state.preferences
         let y = firstRow + row.rawValue
         let enabled = row.isEnabled(in: p)
         let focused = state.focus == row && state.screen == .page
-        let baseRole: Role = focused ? .focused : (enabled ? .normal : .disabled)
-        if focused { canvas.clear(row: y, columns: 0..<canvas.width, role: .focused) }
-        canvas.put(focused ? (state.unicode ? " ›" : " >") : "  ", row: y, column: 0, role: baseRole)
+        let baseRole: Role = enabled ? .normal : .disabled
+        if focused {
+            canvas.put(state.unicode ? "›" : ">", row: y, column: 1, role: .focused)
+        }
         if let toggle = row.toggle {
             let on = p[toggle]
-            canvas.put(on ? "[x]" : "[ ]", row: y, column: switchColumn, role: focused ? .focused : (enabled ? (on ? .on : .off) : .disabled))
+            canvas.put(on ? "[x]" : "[ ]", row: y, column: switchColumn, role: enabled ? (on ? .on : .off) : .disabled)
         }
         canvas.put(row.setting.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
         var detail: String
@@ -92,7 +95,7 @@ public enum PageScreen {
         }
         if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "paused: Push Notifications is off" }
         canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode), row: y, column: detailColumn,
-                   role: enabled ? (focused ? .focused : .dim) : .disabled)
+                   role: enabled ? .dim : .disabled)
         canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))
     }
 }

@@ -69,9 +69,11 @@ struct PageEffects {
     }
 
     /// What is known before the scheduler is read: the choice, nothing about entries.
+    /// The first frame's status: nothing looked up yet (the apply right after it fills it in).
+    /// The first frame does not wait for the time zone (a file to read and parse) or the
+    /// scheduler: it says "checking…" for the few milliseconds until the apply that follows.
     func quickStatus() -> SchedulerStatus {
-        let choice = service.schedulerChoice()
-        return SchedulerStatus(scheduler: choice.kind?.rawValue, installed: nil, warnings: choice.warnings, nextFire: nextFire())
+        SchedulerStatus(scheduler: nil, installed: nil, warnings: [], nextFire: [:], checked: false)
     }
 
     func status(from outcome: ApplyOutcome) -> SchedulerStatus {

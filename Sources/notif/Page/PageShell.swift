@@ -16,20 +16,23 @@ struct PageShell {
     enum Mode { case page, onboardingOnly }
 
     func run(_ mode: Mode) -> ExitCode {
-        if let problem = CursesTerminal.problem() {
-            output.error(problem + "; use `notif status` and `notif set` instead")
+        let terminal: CursesTerminal
+        switch CursesTerminal.start(environment: service.context.lookup, purpose: mode == .onboardingOnly ? "onboarding" : "the settings page") {
+        case .success(let started): terminal = started
+        case .failure(let problem):
+            output.error(problem.message + "; use `notif status` and `notif set` instead")
             return .usage
         }
         let loaded: LoadedPreferences
         do {
             loaded = try service.context.store.load()
         } catch {
+            terminal.restore()
             output.error(error.description)
             return .failure
         }
         let effects = PageEffects(service: service, account: account)
         let onboarding = mode == .onboardingOnly || !loaded.fileExisted || !loaded.preferences.onboardingCompleted
-        let terminal = CursesTerminal(environment: service.context.lookup)
         var state = AppState.start(preferences: loaded.preferences, status: effects.quickStatus(), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)
@@ -75,3 +78,4 @@ struct PageShell {
         return true
     }
 }
+
