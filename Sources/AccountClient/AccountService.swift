@@ -26,14 +26,34 @@ public struct AccountService: Sendable {
         public let registration: RegistrationState
     }
 
-    /// Saves the server and token, switches to Account (cancelling every Guest reminder at
-    /// once), then registers this device.
+    /// Registers this device with the server first: a refused token or a host that does not
+    /// exist changes nothing. Then saves the server and token and switches to Account
+    /// (cancelling every Guest reminder at once). A server that is only unreachable or failing
+    /// right now still logs in, with the registration pending and retried later.
     public func login(server text: String, authToken: String) throws(AccountError) -> LoginOutcome {
         let server = try ServerURL(parsing: text)
         let token = authToken.trimmingNewlines
         guard !token.isEmpty else { throw AccountError(.local, "the auth token is empty") }
         guard !token.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
             throw AccountError(.local, "the auth token holds control characters")
+        }
+        let device: String
+        do {
+            device = try store.deviceToken()
+        } catch {
+            throw AccountError(.local, error.description)
+        }
+        let now = ISO8601.format(context.clock.now(), in: context.zone)
+        var registration: RegistrationState = .registered(at: now)
+        do {
+            try AccountAPI(server: server, transport: transport).register(deviceToken: device, authToken: token, appVersion: appVersion)
+        } catch {
+            switch error.kind {
+            case .unauthorized, .unknownHost, .badURL, .local:
+                throw AccountError(error.kind, "not logged in: \(error.message)")
+            default:
+                registration = .pending(reason: error.message)
+            }
         }
         do {
             try store.saveAuthToken(token)
@@ -44,13 +64,15 @@ public struct AccountService: Sendable {
         } catch {
             throw AccountError(.local, "\(error)")
         }
+        try? store.saveRegistration(AccountStore.Registration(
+            server: server.description, deviceToken: device, authFingerprint: SHA256.hex(token), state: registration), time: now)
         let applied: ApplyOutcome
         do {
             applied = try reminders.apply()
         } catch {
             throw AccountError(.local, "logged in, but could not cancel Guest reminders: \(error)")
         }
-        return LoginOutcome(server: server, apply: applied, registration: ensureRegistered())
+        return LoginOutcome(server: server, apply: applied, registration: registration)
     }
 
     /// What a logout did.

@@ -60,7 +60,8 @@ public struct CurlTransport: HTTPTransport {
         switch result.exitStatus {
         case 0: break
         case 63: throw AccountError(.tooLarge, "the server's answer is larger than \(maximumBytes) bytes; refused")
-        case 6, 7: throw AccountError(.unreachable, "cannot reach the server (\(result.stderrText))")
+        case 6: throw AccountError(.unknownHost, "the server's host name does not resolve (\(result.stderrText)); check the URL")
+        case 7: throw AccountError(.unreachable, "cannot reach the server (\(result.stderrText))")
         case 28: throw AccountError(.unreachable, "the server did not answer within \(Int(timeout)) s")
         case 35, 51, 58, 60: throw AccountError(.refused, "TLS failed (\(result.stderrText))")
         default: throw AccountError(.unreachable, "curl failed (\(result.failureSummary))")

@@ -1,6 +1,6 @@
 /// Why an Account operation failed, in words a person can act on.
 public struct AccountError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: Equatable, Sendable { case badURL, unreachable, unauthorized, refused, badResponse, tooLarge, notLoggedIn, local }
+    public enum Kind: Equatable, Sendable { case badURL, unknownHost, unreachable, unauthorized, refused, badResponse, tooLarge, notLoggedIn, local }
     public let kind: Kind
     public let message: String
     public init(_ kind: Kind, _ message: String) {

@@ -59,6 +59,9 @@ struct AccountCommands {
             return .failure
         }
         output.line("Logged in to \(outcome.server): this is now an Account project.")
+        if case .pending(let reason) = outcome.registration {
+            output.warn("the server could not register this device yet (\(reason)); `notif apply` and notif's start retry it")
+        }
         let cancelled = outcome.apply.report.outcomes.filter { $0.result == .cancelled }.map(\.id)
         output.line(cancelled.isEmpty ? "No Guest reminders were scheduled." : "Guest reminders cancelled: \(cancelled.joined(separator: ", ")).")
         for failure in outcome.apply.report.failures { output.warn("could not cancel \(failure.id): \(failure.result)") }
@@ -66,6 +69,11 @@ struct AccountCommands {
     }
 
     func logout() -> ExitCode {
+        let preferences = (try? account.reminders.context.store.load().preferences) ?? NotificationPreferences()
+        if preferences.mode == .guest && account.store.authToken() == nil {
+            output.line("Not logged in: this is already a Guest project.")
+            return .success
+        }
         do {
             let outcome = try account.logout()
             output.line("Logged out: this is a Guest project again.")

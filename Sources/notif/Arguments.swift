@@ -34,6 +34,8 @@ struct Arguments: Equatable {
             default:
                 if arg.hasPrefix("--scheduler=") {
                     result.scheduler = try scheduler(String(arg.dropFirst("--scheduler=".count)), from: "--scheduler")
+                } else if result.command == nil && arg.hasPrefix("-") && arg != "-" {
+                    throw UsageError(message: "unknown option '\(arg)'", command: nil)
                 } else {
                     result.append(arg)
                 }

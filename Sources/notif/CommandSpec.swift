@@ -25,7 +25,9 @@ struct CommandSpec {
             holds notif's entries, what the settings plan and what is installed, whether the two
             agree, when the next reminder fires (local time) and the last delivery.
             --json prints one JSON object with the keys mode, preferences, permission, scheduler,
-            planned, installed, inSync, nextReminder (ISO 8601 with offset, or null) and lastDelivery.
+            planned, installed, inSync, nextReminder (ISO 8601 with offset, or null) and
+            lastDelivery, plus schedulerForced, schedulerState, outOfSync, nextReminderNone,
+            warnings, and account (server and registration) in Account projects.
             """),
         CommandSpec(
             name: "set", usage: "notif set SETTING VALUE",
@@ -122,6 +124,13 @@ struct CommandSpec {
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
+    /// `  usage   summary`, the summary on its own line when the usage is too long.
+    var overviewLine: String {
+        let usageText = String(usage.dropFirst(6))
+        return usageText.count < 38 ? "  " + usageText.padded(to: 38) + " " + summary
+                                    : "  " + usageText + "\n" + String(repeating: " ", count: 41) + summary
+    }
+
     var helpText: String {
         "Usage: \(usage)\n\n\(summary.capitalizedFirst).\n\n\(details)\n"
     }
@@ -133,7 +142,7 @@ struct CommandSpec {
         Usage: notif [--scheduler systemd|cron|embedded] [COMMAND [ARGS]]
 
         Commands:
-        \(all.map { "  \($0.usage.dropFirst(6).padded(to: 38)) \($0.summary)" }.joined(separator: "\n"))
+        \(all.map(\.overviewLine).joined(separator: "\n"))
 
         With no command, notif opens the Notifications settings page (onboarding first, on first start).
 

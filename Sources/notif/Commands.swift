@@ -67,7 +67,7 @@ struct Commands {
             if setting == .toggle(.tipsAndUpdates) { value += "  daily at \(LocalReminders.tipsAndUpdates.time)" }
             rows.append((setting.label, value))
         }
-        rows.append(("Permission", p.permission.rawValue))
+        rows.append(("Permission", Self.permissionWords(p.permission)))
         let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
         let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
@@ -85,6 +85,15 @@ struct Commands {
         for (label, value) in rows { output.line((label + ":").padded(to: 20) + value) }
         for warning in report.warnings { output.warn(warning) }
         return .success
+    }
+
+    /// The page's words for the permission, with the stored value (`allowed (granted)`).
+    static func permissionWords(_ permission: NotificationPermission) -> String {
+        switch permission {
+        case .granted: return "allowed (granted)"
+        case .denied: return "blocked (denied)"
+        case .notDetermined: return "not decided (notDetermined)"
+        }
     }
 
     // MARK: set / permission / apply
@@ -165,7 +174,10 @@ struct Commands {
             return .failure
         }
         if let notice = outcome.notice { output.warn(notice) }
-        for warning in outcome.choice.warnings { output.warn(warning) }
+        // Scheduler warnings matter only when something should fire.
+        if !LocalReminders.plan(outcome.preferences).isEmpty {
+            for warning in outcome.choice.warnings { output.warn(warning) }
+        }
         for line in presenter.applyLines(outcome) { output.line(line) }
         if !outcome.succeeded {
             output.error((afterSave ? "the setting was saved, but the scheduler does not match it yet" : "the scheduler does not match the settings yet")

@@ -20,6 +20,9 @@ enum NotifMain {
 
     static func dispatch(_ arguments: Arguments, output: Output) throws(UsageError) -> ExitCode {
         if arguments.version {
+            guard arguments.command == nil else {
+                throw UsageError(message: "--version takes no command or arguments", command: nil)
+            }
             output.line("notif \(NotifVersion.current)")
             return .success
         }

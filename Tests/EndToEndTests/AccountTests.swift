@@ -123,6 +123,22 @@ import Testing
         #expect(moved.status == 1 && moved.stderr.contains("redirect"), "\(moved)")
     }
 
+    @Test func aRefusedTokenOrAnUnknownHostLogsNothingIn() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
+        let before = sandbox.read(sandbox.settingsPath)
+        let refusing = try AccountServer(script: ["register": [401]])
+        for url in [refusing.url, "https://nonexistent.invalid"] {
+            let result = try sandbox.notif(["account", "login", "--server", url], input: "bad-token\n")
+            #expect(result.status == 1, "\(url): \(result)")
+            #expect(result.stderr.contains("not logged in"), "\(result)")
+            #expect(!result.stdout.contains("Logged in"))
+            #expect(sandbox.read(sandbox.settingsPath) == before, "the mode did not change")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.stateDir + "/auth-token"))
+        }
+        #expect(try sandbox.notif(["account", "logout"]).stdout.contains("Not logged in"))
+    }
+
     @Test func onlyHTTPSExceptLoopback() throws {
         let sandbox = Sandbox()
         for url in ["http://example.org", "ftp://x", "example.org", "https://user:pw@example.org", "https://x/?a=1"] {

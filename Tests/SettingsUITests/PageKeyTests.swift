@@ -118,6 +118,7 @@ import SharedLogic
 
     @Test func errorsAreShownWithTheRetryKeyAndRetryClearsThem() {
         var s = Script(preferences: .with { $0.permission = .granted })
+        s.settles = false
         s.press(.down, .char(" "))
         s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: []),
                           problem: "`crontab -` failed (exit status 1: disk full); your crontab was not changed"))
@@ -134,13 +135,26 @@ import SharedLogic
         #expect(s.press(.char("r")).isEmpty, "nothing to retry")
     }
 
-    @Test func aFailedSaveShowsWhatIsSavedAndTheReason() {
+    @Test func aFailedSaveKeepsTheChangeAndRetrySavesItAgain() {
         var s = Script(preferences: .with { _ in })
+        s.settles = false
         s.press(.down, .down, .char(" "))
         #expect(!s.state.preferences.queueAlerts)
-        s.send(.commitFailed(preferences: .with { _ in }, message: "cannot write /x/settings.json: Read-only file system"))
-        #expect(s.state.preferences.queueAlerts, "the page shows what is really saved")
-        #expect(s.screen.contains("Not saved: cannot write /x/settings.json: Read-only file system"))
+        s.send(.commitFailed(changes: [.toggle(.queueAlerts, false)], preferences: .with { _ in },
+                             message: "cannot write /x/settings.json: Read-only file system"))
+        #expect(!s.state.preferences.queueAlerts, "the change is kept on the page")
+        #expect(s.screen.contains("Not saved: cannot write /x/settings.json: Read-only file system (r retries)"))
+        // Another change carries the unsaved one with it.
+        #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.queueAlerts, false), .toggle(.promotions, true)])])
+        s.send(.commitFailed(changes: [.toggle(.queueAlerts, false), .toggle(.promotions, true)], preferences: .with { _ in }, message: "still read-only"))
+        #expect(s.press(.char("r")) == [.commit([.toggle(.queueAlerts, false), .toggle(.promotions, true)])])
+        #expect(s.screen.contains("Retrying"))
+        s.settles = true
+        s.send(.committed(preferences: s.state.preferences, status: .cronFiring, problem: nil))
+        #expect(s.state.unsaved.isEmpty && s.state.error == nil)
+        #expect(s.screen.contains("Done: the settings are saved and scheduled."))
+        #expect(!s.screen.contains("Retrying"))
+        #expect(s.press(.char(" ")) == [.commit([.toggle(.promotions, false)])], "nothing unsaved is left to carry")
     }
 
     @Test func helpShowsEveryBindingAndClosesWithItsKeys() {

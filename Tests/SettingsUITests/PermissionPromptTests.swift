@@ -126,7 +126,7 @@ import SharedLogic
         assertSnapshot(s.canvas, named: "onboarding-guest")
         #expect(s.press(.enter) == [.commit([.toggle(.tipsAndUpdates, true)])])
         #expect(s.state.dialog == .permission(focus: .allow, reason: .onboarding))
-        #expect(s.press(.enter) == [.commit([.permission(.granted)]), .commit([.onboardingCompleted])])
+        #expect(s.press(.enter) == [.commit([.permission(.granted), .onboardingCompleted])])
         #expect(s.state.screen == .page && s.state.preferences.onboardingCompleted)
         #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
     }
@@ -151,7 +151,7 @@ import SharedLogic
         s.press(.enter)
         #expect(s.state.dialog == .permission(focus: .allow, reason: .onboarding))
         assertSnapshot(s.canvas, named: "onboarding-account")
-        #expect(s.press(.char("d")) == [.commit([.permission(.denied)]), .commit([.onboardingCompleted])])
+        #expect(s.press(.char("d")) == [.commit([.permission(.denied), .onboardingCompleted])])
         #expect(s.state.screen == .page)
         let text = s.screen
         #expect(text.contains("Account project"))

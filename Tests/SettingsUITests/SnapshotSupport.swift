@@ -37,6 +37,9 @@ func assertSnapshot(_ canvas: Canvas, named name: String, filePath: String = #fi
 struct Script {
     var state: AppState
     var effects: [Effect] = []
+    /// Answer every save as the shell would when it works (saved, scheduled), so the next key
+    /// starts from a settled page; off for tests that answer themselves.
+    var settles = true
 
     init(_ state: AppState) { self.state = state }
 
@@ -52,6 +55,9 @@ struct Script {
             let (next, effects) = SettingsApp.update(state, action)
             state = next
             produced += effects
+            if settles && effects.contains(where: { if case .commit = $0 { return true } else { return false } }) {
+                state = SettingsApp.update(state, .committed(preferences: state.preferences, status: state.status, problem: nil)).0
+            }
         }
         effects += produced
         return produced

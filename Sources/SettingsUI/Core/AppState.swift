@@ -70,6 +70,11 @@ public struct AppState: Equatable, Sendable {
     public var notice: Notice?
     /// The last failure, until the next success (`r` retries).
     public var error: String?
+    /// Changes the person made that are not saved yet (a save failed); every save carries them
+    /// again until one succeeds, so a change is never lost.
+    public var unsaved: [PreferenceChange] = []
+    /// `r` was pressed and its result has not come back.
+    public var retrying = false
     public var history: HistoryContent = .loading
     public var historyScroll = 0
     public var helpScroll = 0

@@ -21,8 +21,9 @@ public enum Action: Equatable, Sendable {
     /// A change was saved; `preferences` is what is on disk now and `status` the scheduler afterwards.
     /// `problem` is set when applying to the scheduler failed (the change itself is kept).
     case committed(preferences: NotificationPreferences, status: SchedulerStatus, problem: String?)
-    /// Saving failed: nothing changed on disk; `preferences` is what is saved.
-    case commitFailed(preferences: NotificationPreferences, message: String)
+    /// Saving `changes` failed: nothing changed on disk; `preferences` is what is saved. The
+    /// page keeps showing the changes as wanted, and `r` tries to save them again.
+    case commitFailed(changes: [PreferenceChange], preferences: NotificationPreferences, message: String)
     case testFinished(succeeded: Bool, message: String)
     case historyLoaded(HistoryContent)
     /// Another process changed the settings file.

@@ -19,10 +19,19 @@ public enum SettingsApp {
         case .committed(let preferences, let status, let problem):
             next.preferences = preferences
             next.status = status
+            next.unsaved = []
             next.error = problem.map { "Not scheduled: \($0)" }
-        case .commitFailed(let preferences, let message):
-            next.preferences = preferences
+            if next.retrying {
+                next.retrying = false
+                next.notice = problem == nil ? Notice("Done: the settings are saved and scheduled.") : nil
+            }
+        case .commitFailed(let changes, let preferences, let message):
+            // Keep showing what the person asked for; `r` saves it again.
+            next.unsaved = changes
+            next.preferences = changes.reduce(preferences) { $1.applied(to: $0) }
             next.error = "Not saved: \(message)"
+            next.retrying = false
+            next.notice = nil
         case .testFinished(let succeeded, let message):
             next.notice = Notice(message, warning: !succeeded)
         case .historyLoaded(let content):
@@ -91,7 +100,8 @@ extension AppState {
         case .retry:
             guard error != nil else { return }
             notice = Notice("Retrying…")
-            effects.append(.retryApply)
+            retrying = true
+            effects.append(unsaved.isEmpty ? .retryApply : .commit(unsaved))
         case .help:
             screen = .help
             helpScroll = 0
@@ -140,7 +150,9 @@ extension AppState {
         let before = preferences
         preferences = change.applied(to: before)
         notice = nil
-        effects.append(.commit([change]))
+        // Unsaved earlier changes travel with this one.
+        unsaved.append(change)
+        effects.append(.commit(unsaved))
         if LocalReminders.wouldAskPermission(preferences) && !LocalReminders.wouldAskPermission(before) {
             dialog = .permission(focus: .allow, reason: screen == .page ? .firstReminder : .onboarding)
         }
@@ -171,7 +183,8 @@ extension AppState {
         dialog = nil
         let permission: NotificationPermission = allow ? .granted : .denied
         preferences.permission = permission
-        effects.append(.commit([.permission(permission)]))
+        unsaved.append(.permission(permission))
+        effects.append(.commit(unsaved))
         notice = allow
             ? Notice("Notifications allowed.")
             : Notice("Notifications blocked.", warning: true)
@@ -262,7 +275,10 @@ extension AppState {
 
     mutating func finishOnboarding(effects: inout [Effect]) {
         preferences.onboardingCompleted = true
-        effects.append(.commit([.onboardingCompleted]))
+        unsaved.append(.onboardingCompleted)
+        // One save for everything this key did.
+        if case .commit? = effects.last { effects.removeLast() }
+        effects.append(.commit(unsaved))
         if exitAfterOnboarding {
             effects.append(.quit)
         } else {

@@ -69,7 +69,7 @@ enum HistoryScreen {
                 let when = String(record.time.prefix(16)).replacingT()
                 let text = "\(when)  \(title.padding(to: 14))  \(record.outcome.rawValue.padding(to: 10))\(record.detail)"
                 let role: Role = record.outcome == .failed ? .error : (record.outcome == .delivered ? .normal : .dim)
-                canvas.put(" " + text, row: 2 + i, column: 0, role: role, maxWidth: canvas.width - 1)
+                canvas.put(TextWidth.truncate(" " + text, to: canvas.width - 1, unicode: state.unicode), row: 2 + i, column: 0, role: role)
             }
         }
         Chrome.keyBar(state, context: .screen, on: &canvas)

@@ -51,7 +51,7 @@ public enum PageScreen {
         switch permission {
         case .granted: return "allowed"
         case .denied: return "blocked"
-        case .notDetermined: return "not asked yet"
+        case .notDetermined: return "not decided"
         }
     }
 

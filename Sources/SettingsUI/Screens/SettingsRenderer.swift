@@ -80,10 +80,18 @@ enum Chrome {
     }
 
     /// Writes wrapped paragraphs from `row`; returns the next free row.
+    /// Text that does not fit in `maxRows` ends in an ellipsis, so a cut is never silent.
     @discardableResult
     static func paragraph(_ text: String, row: Int, left: Int, width: Int, role: Role = .normal, maxRows: Int = .max, on canvas: inout Canvas) -> Int {
+        var lines = TextWidth.wrap(text, width: width)
+        if lines.count > maxRows, maxRows > 0 {
+            lines = Array(lines.prefix(maxRows))
+            var last = lines[maxRows - 1]
+            while !last.isEmpty && TextWidth.of(last) > width - 2 { last.removeLast() }
+            lines[maxRows - 1] = last + " …"
+        }
         var r = row
-        for line in TextWidth.wrap(text, width: width).prefix(maxRows) {
+        for line in lines.prefix(max(0, maxRows)) {
             canvas.put(line, row: r, column: left, role: role)
             r += 1
         }

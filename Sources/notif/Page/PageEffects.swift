@@ -28,7 +28,7 @@ struct PageEffects {
             }
         } catch {
             let saved = (try? context.store.load().preferences) ?? current
-            return .commitFailed(preferences: saved, message: error.description)
+            return .commitFailed(changes: changes, preferences: saved, message: error.description)
         }
         return apply()
     }
