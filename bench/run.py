@@ -97,7 +97,7 @@ def hyperfine(command, e, runs=100):
 def traced(command, e, as_user=None):
     """Processes started and files written by one run of `command` (strace -f)."""
     log = tempfile.mktemp(prefix="strace-", dir=work)
-    argv = ["strace", "-f", "-qq", "-e", "trace=execve,openat,open,creat,write,pwrite64,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat",
+    argv = ["strace", "-f", "-qq", "-Z", "-e", "trace=execve,openat,open,creat,write,pwrite64,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat",
             "-o", log] + command
     if as_user:
         argv = ["/usr/sbin/runuser", "-u", as_user, "--", "/usr/bin/strace"] + argv[1:]
@@ -107,7 +107,7 @@ def traced(command, e, as_user=None):
     with open(log) as f:
         for line in f:
             body = line.split(" ", 1)[1] if line[0].isdigit() else line
-            if body.startswith("execve(") and "= 0" in body:
+            if body.startswith("execve("):
                 execs.append(body.split('"')[1])
             elif (body.startswith("openat(") or body.startswith("open(")) and ("O_WRONLY" in body or "O_RDWR" in body or "O_CREAT" in body) and "= -1" not in body:
                 writes.append(body.split('"')[1])

@@ -179,6 +179,18 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
+        // Fast path: printable ASCII with no escapes, which is every key and value notif writes.
+        var scan = index
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: bytes[index..<scan], as: UTF8.self)
+                index = scan + 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            scan += 1
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ parser: JSONParser, upTo end: Int) throws(JSONSyntaxError) {
