@@ -97,21 +97,32 @@ def hyperfine(command, e, runs=100):
 def traced(command, e, as_user=None):
     """Processes started and files written by one run of `command` (strace -f)."""
     log = tempfile.mktemp(prefix="strace-", dir=work)
-    argv = ["strace", "-f", "-qq", "-Z", "-e", "trace=execve,openat,open,creat,write,pwrite64,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat",
+    argv = ["strace", "-f", "-qq", "-e", "trace=execve,openat,open,creat,write,pwrite64,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat",
             "-o", log] + command
     if as_user:
         argv = ["/usr/sbin/runuser", "-u", as_user, "--", "/usr/bin/strace"] + argv[1:]
         os.chmod(work, 0o777)
     subprocess.run(argv, env=e, capture_output=True)
     execs, writes = [], []
+    pending = {}  # pid -> path of an execve whose result comes on a later "resumed" line
     with open(log) as f:
         for line in f:
-            body = line.split(" ", 1)[1] if line[0].isdigit() else line
+            pid, body = line.split(None, 1) if line[0].isdigit() else ("", line)
             if body.startswith("execve("):
-                execs.append(body.split('"')[1])
-            elif (body.startswith("openat(") or body.startswith("open(")) and ("O_WRONLY" in body or "O_RDWR" in body or "O_CREAT" in body) and "= -1" not in body:
+                path = body.split('"')[1]
+                if "<unfinished" in body:
+                    pending[pid] = path
+                elif "= 0" in body:
+                    execs.append(path)
+            elif body.startswith("<... execve resumed>"):
+                if "= 0" in body and pid in pending:
+                    execs.append(pending[pid])
+                pending.pop(pid, None)
+            elif "= -1" in body:
+                continue
+            elif (body.startswith("openat(") or body.startswith("open(")) and ("O_WRONLY" in body or "O_RDWR" in body or "O_CREAT" in body):
                 writes.append(body.split('"')[1])
-            elif body.startswith(("rename", "unlink", "mkdir", "creat")) and "= -1" not in body:
+            elif body.startswith(("rename", "unlink", "mkdir", "creat")):
                 writes.append(body.split("(")[0])
             elif body.startswith(("write(", "pwrite64(")) and not body.startswith(("write(1,", "write(2,")):
                 writes.append(body[:40])
@@ -209,7 +220,8 @@ def cron_rows():
         # Processes: strace (crontab loses its setgid under ptrace, so its read fails there, but
         # the process count is what is measured). Writes: every file apply could touch, compared
         # before and after an untraced no-op apply.
-        execs, _ = traced(["env", "-i"] + ["%s=%s" % kv for kv in e.items()] + [binary_dir + "/notif", "apply"], {}, as_user=USER)
+        execs, _ = traced(["/usr/bin/env", "-i"] + ["%s=%s" % kv for kv in e.items()] + [binary_dir + "/notif", "apply"],
+                          {"PATH": "/usr/bin:/bin"}, as_user=USER)
         started = [os.path.basename(x) for x in execs if not x.endswith(("/env", "/notif"))]
         state = os.path.join(user_home, ".local/state/notif")
         watched = ["/var/spool/cron/crontabs/" + USER, os.path.join(user_home, ".config/notif/settings.json")] + \

@@ -9,9 +9,9 @@ public struct NotifContext: Sendable {
     /// The time zone, read from the system the first time it is needed (most runs never do).
     public var zone: ZoneRules {
         get { zoneSource.value }
-        set { zoneSource = LazyZone(newValue) }
+        set { zoneSource = Lazy(newValue) }
     }
-    private var zoneSource: LazyZone
+    private var zoneSource: Lazy<ZoneRules>
     public var runner: any ProcessRunner
     /// The process environment (`getenv` in the real program).
     public var lookup: @Sendable (String) -> String?
@@ -19,7 +19,11 @@ public struct NotifContext: Sendable {
     public var forcedScheduler: SchedulerKind?
     public var probe: @Sendable () -> SchedulerProbe
     /// The absolute path scheduled entries run.
-    public var executable: String
+    public var executable: String {
+        get { executableSource.value }
+        set { executableSource = Lazy(newValue) }
+    }
+    private var executableSource: Lazy<String>
 
     public init(
         paths: NotifPaths, clock: any Clock, zone: ZoneRules, runner: any ProcessRunner,
@@ -28,12 +32,12 @@ public struct NotifContext: Sendable {
     ) {
         self.paths = paths
         self.clock = clock
-        self.zoneSource = LazyZone(zone)
+        self.zoneSource = Lazy(zone)
         self.runner = runner
         self.lookup = lookup
         self.forcedScheduler = forcedScheduler
         self.probe = probe
-        self.executable = executable
+        self.executableSource = Lazy(executable)
     }
 
     /// The real machine: the process environment, system clock and zone, spawned processes.
@@ -49,8 +53,10 @@ public struct NotifContext: Sendable {
             lookup: lookup,
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
-            executable: FileIO.currentExecutable() ?? "/usr/local/bin/notif")
-        context.zoneSource = LazyZone { SystemTimeZone.current(environment: lookup("TZ")) }
+            executable: "")
+        context.zoneSource = Lazy { SystemTimeZone.current(environment: lookup("TZ")) }
+        // Only scheduled entries need the binary's path: looked up when one is written.
+        context.executableSource = Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" }
         return context
     }
 
@@ -59,19 +65,20 @@ public struct NotifContext: Sendable {
     public var deliveryLog: DeliveryLog { DeliveryLog(path: paths.deliveryLog) }
 }
 
-/// A zone known now, or looked up on first use and then kept.
-final class LazyZone: @unchecked Sendable {
-    private var known: ZoneRules?
-    private var load: (() -> ZoneRules)?
+/// A value known now, or looked up on first use and then kept.
+final class Lazy<Value>: @unchecked Sendable {
+    private var known: Value?
+    private var load: (() -> Value)?
 
-    init(_ zone: ZoneRules) { known = zone }
-    init(_ load: @escaping () -> ZoneRules) { self.load = load }
+    init(_ value: Value) { known = value }
+    init(_ load: @escaping () -> Value) { self.load = load }
 
-    var value: ZoneRules {
+    var value: Value {
         if let known { return known }
-        let zone = load!()
-        known = zone
+        let value = load!()
+        known = value
         load = nil
-        return zone
+        return value
     }
 }
+
