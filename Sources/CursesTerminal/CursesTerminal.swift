@@ -16,6 +16,8 @@ public enum TerminalInput: Equatable, Sendable {
     case endOfInput
     /// Nothing the page understands (e.g. a mouse move); read again.
     case nothing
+    /// A watched directory changed (another process saved the settings).
+    case filesChanged
 }
 
 /// The thin ncurses layer: checks the terminal, paints canvases, reads keys, and always
@@ -130,25 +132,61 @@ public final class CursesTerminal {
 
     /// Blocks for the next input: a key, a click, a resize, a quit signal or the end of input.
     public func read() -> TerminalInput {
-        if let sig = pendingSignal { return .signal(sig) }
-        var value: wint_t = 0
-        let result = wget_wch(notif_stdscr(), &value)
-        if let sig = pendingSignal { return .signal(sig) }
-        switch result {
-        case OK:
-            return KeyDecoder.character(UInt32(value)).map { .action(.key($0)) } ?? .nothing
-        case KEY_CODE_YES:
-            let code = Int32(value)
-            if code == KEY_RESIZE { return .action(.resize(size)) }
-            if code == KEY_MOUSE {
-                var row: Int32 = 0, column: Int32 = 0
-                return notif_read_click(&row, &column) != 0 ? .action(.click(row: Int(row), column: Int(column))) : .nothing
+        while true {
+            if let sig = pendingSignal { return .signal(sig) }
+            // Keys ncurses already holds come first; then sleep in poll until the terminal or a
+            // watched directory has something (no timers: an idle page uses no CPU).
+            wtimeout(notif_stdscr(), 0)
+            var value: wint_t = 0
+            let result = wget_wch(notif_stdscr(), &value)
+            if let sig = pendingSignal { return .signal(sig) }
+            switch result {
+            case OK:
+                idleReadable = 0
+                return KeyDecoder.character(UInt32(value)).map { .action(.key($0)) } ?? .nothing
+            case KEY_CODE_YES:
+                idleReadable = 0
+                let code = Int32(value)
+                if code == KEY_RESIZE { return .action(.resize(size)) }
+                if code == KEY_MOUSE {
+                    var row: Int32 = 0, column: Int32 = 0
+                    return notif_read_click(&row, &column) != 0 ? .action(.click(row: Int(row), column: Int(column))) : .nothing
+                }
+                return .action(.key(KeyDecoder.functionKey(code)))
+            default:
+                break
             }
-            return .action(.key(KeyDecoder.functionKey(code)))
-        default:
-            // ERR without a signal: stdin is closed or unreadable. Never spin on it.
-            return errno == EINTR ? .nothing : .endOfInput
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            if watchFD >= 0 { fds.append(pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 { continue } // EINTR: a signal (quit, or SIGWINCH for ncurses)
+            if fds.count > 1 && fds[1].revents != 0 {
+                drainWatch()
+                return .filesChanged
+            }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .endOfInput }
+            // Readable, so ncurses decodes it on the next turn. Readable again and again with
+            // nothing decoded means a terminal that only ever reads empty: end, never spin.
+            idleReadable = fds[0].revents & Int16(POLLIN) != 0 ? idleReadable + 1 : 0
+            if idleReadable > 100 { return .endOfInput }
         }
+    }
+
+    /// Watches `directory` (settings written by another process show up as `.filesChanged`).
+    @discardableResult
+    public func watch(directory: String) -> Bool {
+        if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        guard watchFD >= 0 else { return false }
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_CREATE)
+        return inotify_add_watch(watchFD, directory, mask) >= 0
+    }
+
+    private var watchFD: Int32 = -1
+    private var idleReadable = 0
+
+    private func drainWatch() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Glibc.read(watchFD, &buffer, buffer.count) > 0 {}
     }
 
     private var pendingSignal: Int32? {

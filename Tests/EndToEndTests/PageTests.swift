@@ -50,6 +50,24 @@ import Testing
         #expect(isSane(stty), "stty after SIG\(name): \(stty)")
     }
 
+    @Test func thePageFollowsChangesOtherProcessesMakeAndKeepsItsOwn() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Next reminder:")
+        #expect(try sandbox.notif(["set", "promotions", "on"], ["PATH": "/nonexistent"]).status == 0)
+        try pane.waitForLine(containing: "Promotions") { $0.contains("[x] Promotions") }
+        // The page's own change goes in while another process changes something else.
+        try pane.send("Down", "Down", "Space")
+        try pane.waitForLine(containing: "Queue alerts") { $0.contains("[ ] Queue alerts") }
+        #expect(try sandbox.notif(["set", "vibration", "off"], ["PATH": "/nonexistent"]).status == 0)
+        try pane.waitForLine(containing: "Vibration") { $0.contains("[ ] Vibration") }
+        let settings = sandbox.read(sandbox.settingsPath) ?? ""
+        #expect(settings.contains("\"promotions\": true") && settings.contains("\"queueAlerts\": false") && settings.contains("\"vibration\": false"))
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func resizingToTooSmallAndBack() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

@@ -37,7 +37,8 @@ public enum SettingsApp {
         case .historyLoaded(let content):
             next.history = content
         case .preferencesReloaded(let preferences, let status):
-            next.preferences = preferences
+            // What another process saved, with this page's unsaved changes still on top.
+            next.preferences = next.unsaved.reduce(preferences) { $1.applied(to: $0) }
             next.status = status
         }
         next.keepFocusEnabled()

@@ -70,6 +70,13 @@ struct PageEffects {
 
     /// What is known before the scheduler is read: the choice, nothing about entries.
     /// The first frame's status: nothing looked up yet (the apply right after it fills it in).
+    /// The scheduler as `status` sees it now (one read of the scheduler); `fallback` when unreadable.
+    func refreshedStatus(_ fallback: SchedulerStatus) -> SchedulerStatus {
+        guard let report = try? service.status() else { return fallback }
+        return SchedulerStatus(scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
+                               warnings: report.warnings, nextFire: nextFire())
+    }
+
     /// The first frame does not wait for the time zone (a file to read and parse) or the
     /// scheduler: it says "checking…" for the few milliseconds until the apply that follows.
     func quickStatus() -> SchedulerStatus {

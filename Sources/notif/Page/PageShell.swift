@@ -38,6 +38,9 @@ struct PageShell {
                                    exitAfterOnboarding: mode == .onboardingOnly)
         if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
         terminal.paint(SettingsRenderer.render(state))
+        // Follow changes other processes make to the settings (created if missing, so it can be watched).
+        try? FileIO.makeDirectory(service.context.paths.configDirectory)
+        terminal.watch(directory: Posix.directory(of: service.context.store.settingsPath))
         // Opening the page re-arms reminders from the saved settings (a no-op when in sync), and
         // Account projects retry a registration that failed before.
         account.ensureRegistered()
@@ -57,6 +60,11 @@ struct PageShell {
                 return .success
             case .nothing:
                 continue
+            case .filesChanged:
+                // Another process (or this one) saved the settings: show what is on disk now.
+                guard let loaded = try? service.context.store.load(), loaded.preferences != state.preferences else { continue }
+                state = SettingsApp.update(state, .preferencesReloaded(loaded.preferences, effects.refreshedStatus(state.status))).0
+                terminal.paint(SettingsRenderer.render(state))
             }
         }
     }
