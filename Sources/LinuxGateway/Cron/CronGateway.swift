@@ -66,9 +66,18 @@ public struct CronGateway: LocalNotificationGateway {
                 throw GatewayError("`crontab -r` failed (\(result.failureSummary)); your crontab was not changed")
             }
         } else {
-            let result = try call(["crontab", "-"], input: Array(new.utf8))
+            // The whole text goes to a file first and crontab reads that file: if notif is killed
+            // half way, crontab never sees a partial crontab (through a pipe it would install one).
+            let file = Posix.join(Posix.directory(of: lockPath), "crontab.new")
+            do {
+                try AtomicFile.write(Array(new.utf8), to: file)
+            } catch {
+                throw GatewayError("\(error); your crontab was not changed")
+            }
+            defer { try? FileIO.remove(file) }
+            let result = try call(["crontab", file])
             if !result.succeeded {
-                throw GatewayError("`crontab -` failed (\(result.failureSummary)); your crontab was not changed")
+                throw GatewayError("`crontab` failed (\(result.failureSummary)); your crontab was not changed")
             }
         }
     }
