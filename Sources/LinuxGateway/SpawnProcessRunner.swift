@@ -62,6 +62,7 @@ public struct SpawnProcessRunner: ProcessRunner {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])
             throw SpawnError(program: argv[0], code: rc)
         }
+        if input == nil { close(inPipe[1]) }
         return collect(pid: pid, stdinFD: input == nil ? -1 : inPipe[1], stdoutFD: outPipe[0], stderrFD: errPipe[0],
                        input: input ?? [], timeout: timeout)
     }

@@ -68,3 +68,14 @@ import Testing
         }
     }
 }
+
+@Suite struct SpawnProcessRunnerResourceTests {
+    @Test func noDescriptorIsLeftOpen() throws {
+        func open() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        // Other tests run in parallel and open files too: compare over many runs, with slack.
+        let before = open()
+        for _ in 0..<300 { _ = try SpawnProcessRunner().run(["true"]) }
+        for _ in 0..<100 { _ = try SpawnProcessRunner().run(["cat"], input: Array("x".utf8)) }
+        #expect(open() - before < 50, "descriptors grew from \(before) to \(open())")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Several notif processes changing settings at once, `apply` and `status` running beside them,
+/// and the page open in a terminal: every read of settings.json parses, the crontab never holds
+/// two blocks, each setting ends at its last completed write, and the page shows what the others
+/// saved without losing its own change.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct ConcurrencyTests {
+    @Test(.timeLimit(.minutes(5)))
+    func writersReadersAndThePageAgree() throws {
+        let user = try TestUser.make("notif-tconc")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        try user.setCrontab("# mine\n")
+        let env = ["NOTIF_SCHEDULER": "cron"]
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "vibration", "on"], env).status == 0)
+        let pane = try TmuxPane(notifCommand(env: user.environment(env.merging(["TERM": "tmux-256color"]) { a, _ in a }),
+                                             binary: binary, asUser: user.name))
+        try pane.waitFor("Welcome to notif")
+        try pane.send("Enter")
+        try pane.waitFor("Turn on Tips & Updates now?")
+        try pane.send("Right", "Enter")
+        try pane.waitFor("Next reminder:")
+
+        // One writer per setting (so "last completed write" is exact), plus apply and status loops.
+        let seconds = Soak.seconds(short: 3, soak: 10)
+        let work = sandbox.path + "/conc"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        chmod(work, 0o777)
+        let writers: [(setting: String, values: [String])] = [
+            ("push-notifications", ["on", "off"]), ("tips-and-updates", ["on", "off"]), ("queue-alerts", ["off", "on"]),
+            ("promotions", ["on", "off"]), ("sound", ["chime", "bell", "silent", "default"]),
+        ]
+        var script = "end=$(( $(date +%s) + \(Int(seconds)) ))\n"
+        for writer in writers {
+            script += "( i=0; while [ $(date +%s) -lt $end ]; do v=\(writer.values.map { "'\($0)'" }.joined(separator: " ")); "
+                + "set -- $v; n=$(( i % $# + 1 )); eval val=\\${$n}; "
+                + "'\(binary)' set \(writer.setting) $val >/dev/null 2>&1 && echo $val > '\(work)/\(writer.setting)'; i=$((i+1)); done ) &\n"
+        }
+        script += "( while [ $(date +%s) -lt $end ]; do '\(binary)' apply >/dev/null 2>&1; done ) &\n"
+        script += "( while [ $(date +%s) -lt $end ]; do '\(binary)' status --json >/dev/null 2>&1; done ) &\n"
+        script += "wait\n"
+        let load = try spawnAs(user, ["/bin/sh", "-c", script], env)
+
+        // Meanwhile: read everything as often as possible, and flip Vibration from the page.
+        var reads = 0
+        var pageFlips = 0
+        while load.isRunning {
+            if let text = user.read(user.settingsPath) {
+                #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "unparsable settings.json:\n\(text)")
+                reads += 1
+            }
+            let crontab = try user.crontab()
+            #expect(crontab.hasPrefix("# mine\n"), "the user's line is gone:\n\(crontab)")
+            #expect(crontab.components(separatedBy: "# BEGIN notif managed block").count <= 2, "two blocks:\n\(crontab)")
+            if reads % 25 == 0 {
+                // Vibration is the last row; Push may be off, so focus may not reach it: try, and count real flips below.
+                try pane.send("Down", "Down", "Down", "Down", "Down", "Space")
+                pageFlips += 1
+            }
+        }
+        load.waitUntilExit()
+
+        // Each writer's setting ends at its last completed write.
+        let document = try #require(try JSONSerialization.jsonObject(with: Data((user.read(user.settingsPath) ?? "").utf8)) as? [String: Any])
+        let keys = ["push-notifications": "pushNotifications", "tips-and-updates": "tipsAndUpdates", "queue-alerts": "queueAlerts",
+                    "promotions": "promotions", "sound": "sound"]
+        for writer in writers {
+            let last = try String(contentsOfFile: work + "/" + writer.setting, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let saved = document[keys[writer.setting]!]
+            let expected: Any = writer.setting == "sound" ? last : (last == "on")
+            #expect("\(saved ?? "nil")" == "\(expected)", "\(writer.setting): saved \(saved ?? "nil"), last write \(last)")
+        }
+        // The crontab matches the final settings after one more apply, and the page shows them.
+        #expect(try user.run([binary, "apply"], env).status == 0)
+        let planned = (document["pushNotifications"] as? Bool ?? false) && (document["tipsAndUpdates"] as? Bool ?? false)
+        #expect(try user.crontab().contains("deliver tips-and-updates") == planned)
+        let vibration = document["vibration"] as? Bool ?? true
+        for (label, key) in [("Push Notifications", "pushNotifications"), ("Tips & Updates", "tipsAndUpdates"),
+                             ("Queue alerts", "queueAlerts"), ("Promotions", "promotions")] {
+            let on = document[key] as? Bool ?? false
+            try pane.waitForLine(containing: label) { $0.contains((on ? "[x] " : "[ ] ") + label) }
+        }
+        try pane.waitForLine(containing: "Vibration") { $0.contains((vibration ? "[x]" : "[ ]") + " Vibration") }
+        try pane.waitForLine(containing: "Sound") { $0.contains("\(document["sound"] ?? "")") }
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+        print("figures: concurrency: \(writers.count) writers + apply + status loops for \(Int(seconds)) s, \(reads) reads of settings.json all valid, \(pageFlips) key bursts from the page; held")
+    }
+}
