@@ -15,8 +15,8 @@ public enum NextReminderText {
                 reasons.append("not scheduled yet")
             } else if let time = status.nextFire[reminder.id] {
                 times.append(time)
-            } else if !status.checked {
-                reasons.append("checking…")
+            } else {
+                reasons.append(status.checked ? "not scheduled yet" : "checking…")
             }
         }
         if let first = times.min(by: { ($0.date, $0.hour, $0.minute) < ($1.date, $1.hour, $1.minute) }) {

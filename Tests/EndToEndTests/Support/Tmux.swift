@@ -34,6 +34,11 @@ final class TmuxPane {
         for key in keys { _ = try tmux(["send-keys", "-t", "0", key]) }
     }
 
+    /// Sends several tmux key names in one call.
+    func send(keys: [String]) throws {
+        _ = try tmux(["send-keys", "-t", "0"] + keys)
+    }
+
     func capture(colors: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "0"] + (colors ? ["-e"] : [])).stdout
     }
@@ -87,6 +92,16 @@ final class TmuxPane {
             throw E2EFailure("no exit status on screen:\n\(screen)")
         }
         return (status, String(joined[end...]))
+    }
+
+    /// Whether the pane's cursor is shown (ncurses hides it with `civis`; notif must show it again).
+    func cursorVisible() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", "0", "#{cursor_flag}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// Closes the pane (its program gets SIGHUP and loses the terminal).
+    func killPane() throws {
+        _ = try tmux(["kill-pane", "-t", "0"])
     }
 
     /// The pid of the program the pane's shell started (found by name).

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import SharedLogic
+@testable import SettingsUI
+
+/// Random keys, clicks and resizes through the reducer and renderer: nothing crashes, focus
+/// never rests on a disabled row, the canvas always has the terminal's size, and the page's
+/// "Next reminder" line always agrees with the plan of the settings it shows.
+@Suite struct KeyFuzzTests {
+    static let keys: [Key] = [
+        .up, .down, .left, .right, .enter, .tab, .backTab, .escape, .backspace, .home, .end, .pageUp, .pageDown,
+        .char(" "), .char("j"), .char("k"), .char("h"), .char("l"), .char("p"), .char("t"), .char("H"), .char("?"),
+        .char("r"), .char("a"), .char("d"), .char("q"), .char("x"), .char("é"), .char("日"), .ctrl("c"), .ctrl("l"),
+        .function(1), .function(12), .unknown(999),
+    ]
+
+    @Test func tenThousandRandomInputs() {
+        let count = ProcessInfo.processInfo.environment["NOTIF_SOAK"] == "1" ? 200_000 : 10_000
+        var random = SplitMixFuzz(seed: UInt64(Date().timeIntervalSince1970))
+        var state = AppState.start(preferences: NotificationPreferences(), status: SchedulerStatus(scheduler: "cron"),
+                                   size: TerminalSize(width: 80, height: 24), unicode: true, onboarding: true)
+        var quits = 0
+        for step in 0..<count {
+            let roll = random.next() % 100
+            let action: Action
+            if roll < 80 {
+                action = .key(Self.keys[Int(random.next() % UInt64(Self.keys.count))])
+            } else if roll < 90 {
+                action = .click(row: Int(random.next() % 30), column: Int(random.next() % 100))
+            } else if roll < 96 {
+                action = .resize(TerminalSize(width: Int(random.next() % 140), height: Int(random.next() % 50)))
+            } else {
+                // The shell's answers arrive too.
+                action = .committed(preferences: state.preferences, status: state.status, problem: random.next() % 4 == 0 ? "disk full" : nil)
+            }
+            let (next, effects) = SettingsApp.update(state, action)
+            state = next
+            if effects.contains(.quit) {
+                quits += 1
+                // A quit ends a session: start another, sometimes in onboarding.
+                state = AppState.start(preferences: state.preferences, status: state.status, size: state.size,
+                                       unicode: random.next() % 2 == 0, onboarding: random.next() % 3 == 0)
+            }
+            let canvas = SettingsRenderer.render(state)
+            #expect(canvas.width == max(0, state.size.width) && canvas.height == max(0, state.size.height), "step \(step) seed \(random.seed)")
+            #expect(state.focus.isEnabled(in: state.preferences), "step \(step) seed \(random.seed): focus on a disabled row")
+            if state.screen == .page && state.dialog == nil && !SettingsApp.isTooSmall(state.size) {
+                let line = canvas.text.split(separator: "\n").first { $0.contains("Next reminder:") } ?? ""
+                let planned = !LocalReminders.plan(state.preferences).isEmpty
+                #expect(line.contains("none") != planned || line.contains("not scheduled") || line.contains("checking"),
+                        "step \(step) seed \(random.seed): \(line) but planned is \(planned)")
+            }
+        }
+        #expect(quits > 0)
+        print("figures: key fuzzing (reducer): \(count) random keys, clicks and resizes, \(quits) quits, seed \(random.seed); held")
+    }
+}
+
+struct SplitMixFuzz {
+    var state: UInt64
+    let seed: UInt64
+    init(seed: UInt64) { self.seed = seed; state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
