@@ -15,7 +15,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
 BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux
 
-.PHONY: run test build release install uninstall deps-run deps-test clean screenshots bench
+.PHONY: run test soak build release install uninstall deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -23,6 +23,14 @@ run: deps-run release
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
+	$(SWIFT) build $(RELEASE)
+	scripts/check-release-zones $(RELEASE_BIN)
+
+# The long versions of the reliability suites (kills, fuzzing, concurrency): not part of `make test`.
+soak: deps-test
+	$(SWIFT) build --build-tests
+	NOTIF_SOAK=1 $(SWIFT) test --skip-build --filter 'Reliability|CrashSafety|Concurrency|TerminalReliability|PageFuzz|KeyFuzz'; status=$$?; \
+	  scripts/cleanup-test-users; exit $$status
 
 build:
 	@scripts/require-swift
