@@ -55,6 +55,11 @@ public struct ReminderService: Sendable {
     /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
     /// last apply always sees the last saved settings.
     public func apply() throws(PreferencesError) -> ApplyOutcome {
+        try underApplyLock { loaded in applyLocked(loaded) }
+    }
+
+    /// Runs `body` with the saved settings, read under the apply lock (every reconcile takes it).
+    func underApplyLock<T>(_ body: (LoadedPreferences) -> T) throws(PreferencesError) -> T {
         let lock: HeldLock
         do {
             lock = try context.state.lock(Self.applyLock)
@@ -62,7 +67,10 @@ public struct ReminderService: Sendable {
             throw .file(error)
         }
         defer { lock.release() }
-        let loaded = try context.store.load()
+        return body(try context.store.load())
+    }
+
+    private func applyLocked(_ loaded: LoadedPreferences) -> ApplyOutcome {
         recordSession()
         let choice = schedulerChoice()
         let makeEntry = { (reminder: LocalReminder) in entry(for: reminder) }

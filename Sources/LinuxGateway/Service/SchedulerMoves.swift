@@ -31,15 +31,9 @@ extension ReminderService {
     /// Reconciles one scheduler with the saved settings, leaving the others and the recorded
     /// choice alone (`notif daemon` uses it when the settings change under it).
     public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
-        let lock: HeldLock
-        do {
-            lock = try context.state.lock(Self.applyLock)
-        } catch {
-            throw .file(error)
+        try underApplyLock { loaded in
+            guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
+            return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: { entry(for: $0) })
         }
-        defer { lock.release() }
-        let loaded = try context.store.load()
-        guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-        return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: { entry(for: $0) })
     }
 }
