@@ -149,9 +149,12 @@ public struct PreferencesStore: Sendable {
         }
     }
 
+    /// notif's own config directory (which holds the lock). When settings.json is a symlink,
+    /// the directory it points into is the link owner's business: it is never created here, so
+    /// a dangling link fails with a message naming the path instead of making directories elsewhere.
     private func ensureDirectory() throws(PreferencesError) {
         do {
-            try FileIO.makeDirectory(Posix.directory(of: settingsPath))
+            try FileIO.makeDirectory(paths.configDirectory)
         } catch {
             throw .file(error)
         }
