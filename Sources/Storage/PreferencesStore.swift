@@ -104,7 +104,7 @@ public struct PreferencesStore: Sendable {
             bytes = read
         } catch {
             if error.code == EFBIG { return .corrupt(error.reason, identity) }
-            throw .file(error)
+            throw .file(named(error, path))
         }
         let document: JSONValue
         do {
@@ -119,6 +119,13 @@ public struct PreferencesStore: Sendable {
             if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
             return .corrupt(error.description, identity)
         }
+    }
+
+    /// An error about the file settings.json links to, naming settings.json too: "cannot read
+    /// /dev/null" alone would not say which setting file is meant.
+    private func named(_ error: FileError, _ path: String) -> FileError {
+        guard path != paths.settingsFile else { return error }
+        return FileError(error.action, "\(paths.settingsFile) (a link to \(path))", code: error.code, reason: error.reason)
     }
 
     /// Settings files notif writes are a few hundred bytes; anything this big is not one.
@@ -145,7 +152,7 @@ public struct PreferencesStore: Sendable {
         do {
             try AtomicFile.write(Array(text.utf8), to: path)
         } catch {
-            throw .file(error)
+            throw .file(named(error, path))
         }
     }
 
