@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// How long the reliability suites run. `make test` runs the short versions; `NOTIF_SOAK=1`
+/// (`make soak`) the long ones, and a larger number multiplies the long counts further.
+enum Soak {
+    static let factor: Int = {
+        guard let text = ProcessInfo.processInfo.environment["NOTIF_SOAK"], let n = Int(text), n > 0 else { return 0 }
+        return n
+    }()
+
+    static var isOn: Bool { factor > 0 }
+
+    /// `short` in a normal run, `long × NOTIF_SOAK` in a soak.
+    static func count(short: Int, long: Int) -> Int { isOn ? long * factor : short }
+
+    /// A seed for this run: `NOTIF_SEED` replays a failure, else a fresh one (every failure
+    /// message prints it).
+    static func seed(_ salt: UInt64 = 0) -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["NOTIF_SEED"], let seed = UInt64(text) { return seed &+ salt }
+        var seed: UInt64 = 0
+        arc4random_buf(&seed, MemoryLayout<UInt64>.size)
+        return seed
+    }
+}
+
+/// SplitMix64: small, fast, and the same sequence for the same seed on every machine.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Stand-in programs in a directory put first on PATH: real binaries are never replaced.
+struct FakeTools {
+    let directory: String
+
+    init(in sandbox: Sandbox, name: String = "fake-bin") throws {
+        directory = sandbox.path + "/" + name
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(sandbox.path, 0o755)
+        chmod(directory, 0o755)
+    }
+
+    /// A `/bin/sh` script named `name`.
+    func add(_ name: String, _ script: String) throws {
+        let path = directory + "/" + name
+        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+    }
+
+    func remove(_ name: String) {
+        unlink(directory + "/" + name)
+    }
+
+    /// PATH with the fakes first.
+    var path: String { directory + ":/usr/local/bin:/usr/bin:/bin" }
+}
+
+/// The bytes of a file (nil when it cannot be read).
+func fileBytes(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
+
+/// Permission bits of `path` itself (a symlink is not followed), or nil when missing.
+func permissions(_ path: String) -> Int? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return Int(info.st_mode & 0o7777)
+}
+
+/// Every file and directory under `root` (symlinks not followed), as absolute paths.
+func walk(_ root: String) -> [String] {
+    guard let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] else { return [] }
+    return names.map { root + "/" + $0 }.sorted()
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+func isSymlink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+}
+
+/// A process ended by a signal shows up as 128+N: notif must never end that way.
+func endedBySignal(_ result: RunResult) -> Bool {
+    result.status >= 128 || result.stderr.contains("Fatal error") || result.stderr.contains("Segmentation fault")
+}
+
+/// Text for a failure message with control characters made visible.
+func visible(_ text: String, limit: Int = 400) -> String {
+    let cut = text.count > limit ? String(text.prefix(limit)) + "…(\(text.count) chars)" : text
+    return cut.debugDescription
+}
+
+/// Seconds since `start`.
+func elapsed(since start: Date) -> Double { Date().timeIntervalSince(start) }
+
+/// Whether this machine lets tests mount a small tmpfs in a private mount namespace.
+let canMountTmpfs: Bool = {
+    guard isRoot else { return false }
+    let probe = try? run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                          "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\""],
+                         environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeout: 20)
+    return probe?.status == 0
+}()
