@@ -113,3 +113,39 @@ let canMountTmpfs: Bool = {
                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeout: 20)
     return probe?.status == 0
 }()
+
+/// Runs a program like `run`, but waits without holding a thread: the slow cases (a server
+/// that drips, a notification service that hangs) then take wall time, not a test lane.
+func runAsync(_ argv: [String], environment: [String: String], input: String? = nil, timeout: Double = 60) async throws -> RunResult {
+    let directory = "/tmp/notif-run-" + UUID().uuidString.prefix(8).lowercased()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let outPath = directory + "/out", errPath = directory + "/err", inPath = directory + "/in"
+    for (path, contents) in [(outPath, Data()), (errPath, Data()), (inPath, Data((input ?? "").utf8))] {
+        guard FileManager.default.createFile(atPath: path, contents: contents) else { throw E2EFailure("cannot create \(path)") }
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["-i"] + environment.keys.sorted().map { "\($0)=\(environment[$0]!)" } + argv
+    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline {
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    return RunResult(status: status, stdout: String(decoding: fileBytes(outPath) ?? Data(), as: UTF8.self),
+                     stderr: String(decoding: fileBytes(errPath) ?? Data(), as: UTF8.self))
+}
+
+extension Sandbox {
+    func notifAsync(_ args: [String], _ extra: [String: String] = [:], input: String? = nil) async throws -> RunResult {
+        try await runAsync([NotifBinary.path] + args, environment: environment(extra), input: input)
+    }
+}
