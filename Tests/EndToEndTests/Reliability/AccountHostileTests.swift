@@ -18,6 +18,8 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
     static var all: [HostileAnswer] { every.filter { !$0.soakOnly || Soak.isOn } }
 
     static let every: [HostileAnswer] = [
+        // First: the slow one starts early and waits without holding a test lane.
+        HostileAnswer(name: "bytes trickling past the time limit", script: { _ in ["historyDrip": 40] }, message: "did not answer within 15 s", slow: true),
         HostileAnswer(name: "bytes that are not HTTP", script: { _ in ["raw": "\u{0}\u{FF}SSH-2.0-OpenSSH_9.2\r\n\r\n"] }, message: "curl failed"),
         HostileAnswer(name: "an HTML page", script: { _ in ["historyRaw": "<html><body>Welcome to nginx!</body></html>"] }, message: "not valid JSON"),
         HostileAnswer(name: "JSON of the wrong shape", script: { _ in ["historyRaw": #"{"notifications": 5}"#] }, message: "not a list of notifications"),
@@ -28,7 +30,6 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         HostileAnswer(name: "40 MB streamed without a length", script: { _ in ["historyStream": 40 << 20] }, message: "larger than 1048576 bytes", soakOnly: true),
         HostileAnswer(name: "302 to another host", script: { other in ["redirect": ["status": 302, "location": other + "/steal"] as [String: any Sendable]] }, message: "redirect"),
         HostileAnswer(name: "307 to another host", script: { other in ["redirect": ["status": 307, "location": other + "/api/v1/app/notifications"] as [String: any Sendable]] }, message: "redirect"),
-        HostileAnswer(name: "bytes trickling past the time limit", script: { _ in ["historyDrip": 40] }, message: "did not answer within 15 s", slow: true),
     ]
 }
 
