@@ -78,6 +78,54 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         #expect(other.requests().isEmpty)
     }
 
+    /// Random bytes and damaged JSON as answers: notif never crashes, prints no control
+    /// characters, and the good copy is only ever replaced by an answer it accepted.
+    @Test(.timeLimit(.minutes(Soak.isOn ? 60 : 2)))
+    func randomGarbageNeverReplacesTheGoodCopy() throws {
+        let seed = Soak.seed(21)
+        var random = SeededRandom(seed: seed)
+        let sandbox = Sandbox()
+        let good = #"[{"id": "1", "title": "Good", "body": "kept", "sentAt": "2026-11-29T09:00:00Z"}, {"id": 2, "title": "Two"}]"#
+        let server = try AccountServer(script: ["historyRaw": good])
+        #expect(try sandbox.notif(["account", "login", "--server", server.url], env, input: token + "\n").status == 0)
+        #expect(try sandbox.notif(["history"], env).status == 0)
+        let cache = sandbox.stateDir + "/history-cache.json"
+        var outcomes: [String: Int] = [:]
+        let runs = Soak.count(short: 12, long: 400)
+        for run in 0..<runs {
+            let script: [String: Any]
+            var bytes = Array(good.utf8)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                let raw = (0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                script = ["raw": String(raw.map { Character(Unicode.Scalar($0)) })]
+            default:
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    let at = Int.random(in: 0..<bytes.count, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: bytes[at] = UInt8.random(in: 0...127, using: &random)
+                    case 1: bytes.remove(at: at)
+                    default: bytes.insert(UInt8.random(in: 0...127, using: &random), at: at)
+                    }
+                }
+                script = ["historyRaw": String(decoding: bytes, as: UTF8.self)]
+            }
+            try server.setScript(script)
+            let before = fileBytes(cache)
+            let result = try sandbox.notif(["history"], env)
+            let what = "seed \(seed) run \(run) \(visible("\(script)")): \(result)"
+            #expect(result.status == 0 && !endedBySignal(result), "\(what)")
+            #expect(!(result.stdout + result.stderr).unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, "\(what)")
+            if result.stderr.contains("showing the copy from") {
+                #expect(fileBytes(cache) == before, "a refused answer replaced the good copy: \(what)")
+                outcomes["refused, copy shown", default: 0] += 1
+            } else {
+                outcomes["accepted", default: 0] += 1
+            }
+        }
+        print("[reliability] random server answers: \(runs) runs, seed \(seed): \(outcomes.sorted { $0.key < $1.key })")
+    }
+
     /// At login the same answers leave the registration pending (never "registered"), and a
     /// redirect never takes the token to the other host.
     @Test func hostileAnswersAtLoginNeverCountAsRegistered() throws {

@@ -283,6 +283,7 @@ struct BadSettings: Sendable, CustomTestStringConvertible {
 struct ReliabilityPermissionTests {
     @Test func unreadableFileAndReadOnlyDirectory() throws {
         let user = try TestUser.make("notif-trperm")
+        defer { deleteUser(user) }
         let env = ["NOTIF_SCHEDULER": "embedded"]
         let binary = NotifBinary.path
         let dir = user.home + "/.config/notif"
@@ -321,7 +322,6 @@ struct ReliabilityPermissionTests {
         chmod(dir, 0o700)
         #expect(fileBytes(user.settingsPath) == corrupt)
         #expect((try FileManager.default.contentsOfDirectory(atPath: dir)).filter { $0.contains("corrupt") || $0.contains(".tmp-") }.isEmpty)
-        _ = try run(["userdel", "-r", user.name], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
     }
 }
 

@@ -22,6 +22,21 @@ enum NastyNames {
         ]
     }
 
+    /// The fixed names, then (in a soak) random ones made of the same troublemakers.
+    static func forRun(canary: String, seed: UInt64, soakCount: Int) -> [String] {
+        var random = SeededRandom(seed: seed)
+        let pieces = Array(" '\"$`%;\\&|<>*?[]{}()~#!=:,.-_\té日😀\u{1B}\u{7F}\u{202E}").map(String.init)
+            + ["$(", "${", "%%", "\\%", "\\\\", "'\\''", "$HOME", "%n"]
+        var names = all(canary: canary)
+        for _ in 0..<Soak.count(short: 0, long: soakCount) {
+            var name = ""
+            for _ in 0..<Int.random(in: 1...12, using: &random) { name += pieces.randomElement(using: &random)! }
+            if name == "." || name == ".." { name += "x" }
+            names.append(name)
+        }
+        return names
+    }
+
     /// What cron hands to /bin/sh for a crontab line's command (Debian's cron 3.0pl1): `\%`
     /// becomes `%`, `\\` becomes `\`, a bare `%` ends the command (the rest is stdin), and a
     /// backslash before anything else stays.
@@ -150,20 +165,21 @@ struct ReliabilityCronInjectionTests {
         return (binary, config, state)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 30 : 3)))
     func cronLinesRunExactlyTheIntendedArgv() throws {
         let user = try TestUser.make("notif-trinject")
-        defer { _ = try? run(["userdel", "-r", user.name], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]) }
+        defer { deleteUser(user) }
         let sandbox = Sandbox()
         let canary = sandbox.path + "/CANARY"
         try user.setCrontab(Self.mine)
         var checked = 0
-        for name in NastyNames.all(canary: canary) {
+        let seed = Soak.seed(11)
+        for name in NastyNames.forRun(canary: canary, seed: seed, soakCount: 150) {
             let (binary, config, state) = try layout(sandbox, name, user: user)
             let env = ["NOTIF_SCHEDULER": "cron", "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
             _ = try user.run([binary, "permission", "grant"], env)
             let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
-            #expect(set.status == 0, "\(visible(name)): \(set)")
+            #expect(set.status == 0, "seed \(seed) \(visible(name)): \(set)")
             let crontab = try user.crontab()
             #expect(crontab.hasPrefix(Self.mine), "the user's lines stay byte for byte: \(visible(crontab))")
             let lines = crontab.split(separator: "\n").map(String.init)
@@ -192,14 +208,14 @@ struct ReliabilityCronInjectionTests {
             checked += 1
         }
         #expect(!FileManager.default.fileExists(atPath: canary))
-        print("[reliability] cron injection: \(checked) nasty paths, each line parsed by sh and run once")
+        print("[reliability] cron injection: \(checked) nasty paths (seed \(seed)), each line parsed by sh and run once")
     }
 
     /// Paths a crontab line cannot hold (a newline or carriage return, or a command over cron's
     /// 1000-byte limit): refused with a message and exit 1, the preference and the crontab kept.
     @Test func unrepresentablePathsAreRefusedAndNothingIsLost() throws {
         let user = try TestUser.make("notif-trnewline")
-        defer { _ = try? run(["userdel", "-r", user.name], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]) }
+        defer { deleteUser(user) }
         let sandbox = Sandbox()
         try user.setCrontab(Self.mine)
         let long = String(repeating: "d", count: 200) + "/" + String(repeating: "e", count: 200)
@@ -231,12 +247,13 @@ struct ReliabilityCronInjectionTests {
                        environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.path, "XDG_RUNTIME_DIR": runtime], timeout: 60)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 30 : 3)))
     func unitFilesRunExactlyTheIntendedArgv() throws {
         let outer = Sandbox()
         let canary = outer.path + "/CANARY"
         var verified = 0, refused = 0
-        for name in NastyNames.all(canary: canary) + ["new\nline"] {
+        let seed = Soak.seed(12)
+        for name in NastyNames.forRun(canary: canary, seed: seed, soakCount: 150) + ["new\nline"] {
             for carryXDG in [false, true] {
                 let sandbox = Sandbox()
                 let base = sandbox.path + "/" + name
@@ -250,7 +267,7 @@ struct ReliabilityCronInjectionTests {
                     env["XDG_CONFIG_HOME"] = config
                     env["XDG_STATE_HOME"] = base + "/state " + name
                 }
-                let what = "\(visible(name)) xdg=\(carryXDG)"
+                let what = "seed \(seed) \(visible(name)) xdg=\(carryXDG)"
                 _ = try run([binary, "permission", "grant"], environment: sandbox.environment(env))
                 let set = try run([binary, "set", "tips-and-updates", "on"], environment: sandbox.environment(env))
                 let units = config + "/systemd/user"
@@ -282,7 +299,7 @@ struct ReliabilityCronInjectionTests {
             }
         }
         #expect(!FileManager.default.fileExists(atPath: canary))
-        print("[reliability] systemd injection: \(verified) unit pairs verified and decoded, \(refused) program paths refused")
+        print("[reliability] systemd injection: \(verified) unit pairs verified and decoded, \(refused) program paths refused (seed \(seed))")
     }
 }
 
