@@ -1,4 +1,5 @@
 import Foundation
+import LinuxGateway
 import Testing
 
 /// Directory names that break naive quoting: for the shell, for cron's `%` and backslash
@@ -19,6 +20,7 @@ enum NastyNames {
             "ünïcødé 日本 😀",
             "*glob?[x]{a,b}",
             "~tilde #hash !bang",
+            "a=b c==d =",
         ]
     }
 
@@ -177,15 +179,15 @@ struct ReliabilityCronInjectionTests {
         for name in NastyNames.forRun(canary: canary, seed: seed, soakCount: 150) {
             let (binary, config, state) = try layout(sandbox, name, user: user)
             let env = ["NOTIF_SCHEDULER": "cron", "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
-            _ = try user.run([binary, "permission", "grant"], env)
-            let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
+            _ = try user.run(direct([binary, "permission", "grant"]), env)
+            let set = try user.run(direct([binary, "set", "tips-and-updates", "on"]), env)
             #expect(set.status == 0, "seed \(seed) \(visible(name)): \(set)")
             let crontab = try user.crontab()
             #expect(crontab.hasPrefix(Self.mine), "the user's lines stay byte for byte: \(visible(crontab))")
             let lines = crontab.split(separator: "\n").map(String.init)
             let daily = try #require(lines.first { $0.hasPrefix("0 9 * * * ") }, "\(visible(crontab))")
             let boot = try #require(lines.first { $0.hasPrefix("@reboot ") }, "\(visible(crontab))")
-            let prefix = ["/usr/bin/env", "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + state, binary]
+            let prefix = ["/usr/bin/env", "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + state] + trampoline(binary) + [binary]
             for (line, schedule, args) in [(daily, "0 9 * * * ", ["deliver", "tips-and-updates"]),
                                            (boot, "@reboot ", ["deliver", "--catch-up", "tips-and-updates"])] {
                 // What cron hands to sh, as sh splits it into words (run as the user, not root).
@@ -202,7 +204,7 @@ struct ReliabilityCronInjectionTests {
                                    ["SHELL": "/bin/sh"])
             #expect(ran.status == 1 && ran.stdout.contains("tips-and-updates  failed"), "\(visible(name)): \(ran)")
             #expect(user.read(state + "/notif/deliveries.jsonl")?.contains("\"reminder\":\"tips-and-updates\"") == true, "\(visible(name))")
-            let off = try user.run([binary, "set", "tips-and-updates", "off"], env)
+            let off = try user.run(direct([binary, "set", "tips-and-updates", "off"]), env)
             #expect(off.status == 0, "\(off)")
             #expect(try user.crontab() == Self.mine, "\(visible(name))")
             checked += 1
@@ -223,14 +225,14 @@ struct ReliabilityCronInjectionTests {
                                 (long, "command too long")] {
             let (binary, config, state) = try layout(sandbox, name, user: user)
             let env = ["NOTIF_SCHEDULER": "cron", "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
-            _ = try user.run([binary, "permission", "grant"], env)
-            let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
+            _ = try user.run(direct([binary, "permission", "grant"]), env)
+            let set = try user.run(direct([binary, "set", "tips-and-updates", "on"]), env)
             #expect(set.status == 1, "\(visible(name)): \(set)")
             #expect(set.stdout.contains(message), "\(visible(name)): \(set)")
             #expect(set.stderr.contains("the setting was saved"), "\(set)")
             #expect(user.read(config + "/notif/settings.json")?.contains("\"tipsAndUpdates\": true") == true)
             #expect(try user.crontab() == Self.mine)
-            let status = try user.run([binary, "status"], env)
+            let status = try user.run(direct([binary, "status"]), env)
             #expect(status.stdout.contains("In sync:            no (tips-and-updates is planned but not installed)"), "\(status)")
         }
     }
@@ -268,8 +270,8 @@ struct ReliabilityCronInjectionTests {
                     env["XDG_STATE_HOME"] = base + "/state " + name
                 }
                 let what = "seed \(seed) \(visible(name)) xdg=\(carryXDG)"
-                _ = try run([binary, "permission", "grant"], environment: sandbox.environment(env))
-                let set = try run([binary, "set", "tips-and-updates", "on"], environment: sandbox.environment(env))
+                _ = try run(direct([binary, "permission", "grant"]), environment: sandbox.environment(env))
+                let set = try run(direct([binary, "set", "tips-and-updates", "on"]), environment: sandbox.environment(env))
                 let units = config + "/systemd/user"
                 // systemd cannot run a program whose own path holds quotes, backslashes or control
                 // characters; behind /usr/bin/env (XDG carried) it is an argument and can be escaped.
@@ -291,9 +293,17 @@ struct ReliabilityCronInjectionTests {
                 let text = try #require(sandbox.read(service), "\(what)")
                 let execStart = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }, "\(what)")
                 let argv = try NastyNames.systemdArgv(String(execStart.dropFirst("ExecStart=".count)))
-                let prefix = carryXDG ? ["/usr/bin/env", "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + env["XDG_STATE_HOME"]!] : []
+                let prefix = carryXDG ? ["/usr/bin/env", "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + env["XDG_STATE_HOME"]!] + trampoline(binary) : []
                 #expect(argv == prefix + [binary, "deliver", "--catch-up", "tips-and-updates"], "\(what): \(visible(String(execStart))) → \(argv.map { visible($0) })")
-                let off = try run([binary, "set", "tips-and-updates", "off"], environment: sandbox.environment(env))
+                // Run that argv as the service would (no desktop: the attempt fails and is logged
+                // in the state directory the entry names).
+                let stateDir = (env["XDG_STATE_HOME"] ?? env["HOME"]! + "/.local/state") + "/notif"
+                let ran = try SpawnProcessRunner().run(argv, input: nil, environment: ["PATH": "/usr/bin:/bin", "HOME": env["HOME"]!,
+                                                                                       "XDG_CONFIG_HOME": nil, "XDG_STATE_HOME": nil,
+                                                                                       "DBUS_SESSION_BUS_ADDRESS": nil], timeout: 30)
+                #expect(ran.exitStatus == 1 && ran.stdoutText.contains("tips-and-updates  failed (catch-up)"), "\(what): \(ran.stdoutText) \(ran.stderrText)")
+                #expect(sandbox.read(stateDir + "/deliveries.jsonl")?.contains("\"kind\":\"catch-up\"") == true, "\(what)")
+                let off = try run(direct([binary, "set", "tips-and-updates", "off"]), environment: sandbox.environment(env))
                 #expect(off.status == 0 && !FileManager.default.fileExists(atPath: timer), "\(what): \(off)")
                 verified += 1
             }

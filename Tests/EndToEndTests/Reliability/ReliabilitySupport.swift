@@ -114,9 +114,23 @@ let canMountTmpfs: Bool = {
     return probe?.status == 0
 }()
 
+/// When a process ended, noted by Foundation's own thread (not a test lane, which may be busy).
+final class ExitTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var end: Date?
+    func mark() { lock.withLock { end = Date() } }
+    var value: Date? { lock.withLock { end } }
+}
+
 /// Runs a program like `run`, but waits without holding a thread: the slow cases (a server
 /// that drips, a notification service that hangs) then take wall time, not a test lane.
 func runAsync(_ argv: [String], environment: [String: String], input: String? = nil, timeout: Double = 60) async throws -> RunResult {
+    try await runTimed(argv, environment: environment, input: input, timeout: timeout).result
+}
+
+/// `runAsync`, with how long the process itself ran (measured from its exit, so a busy
+/// machine delaying this task does not count).
+func runTimed(_ argv: [String], environment: [String: String], input: String? = nil, timeout: Double = 60) async throws -> (result: RunResult, seconds: Double) {
     let directory = "/tmp/notif-run-" + UUID().uuidString.prefix(8).lowercased()
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -130,6 +144,9 @@ func runAsync(_ argv: [String], environment: [String: String], input: String? = 
     process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let exited = ExitTime()
+    process.terminationHandler = { _ in exited.mark() }
+    let start = Date()
     try process.run()
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline {
@@ -140,13 +157,18 @@ func runAsync(_ argv: [String], environment: [String: String], input: String? = 
     }
     process.waitUntilExit()
     let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-    return RunResult(status: status, stdout: String(decoding: fileBytes(outPath) ?? Data(), as: UTF8.self),
-                     stderr: String(decoding: fileBytes(errPath) ?? Data(), as: UTF8.self))
+    let result = RunResult(status: status, stdout: String(decoding: fileBytes(outPath) ?? Data(), as: UTF8.self),
+                           stderr: String(decoding: fileBytes(errPath) ?? Data(), as: UTF8.self))
+    return (result, (exited.value ?? Date()).timeIntervalSince(start))
 }
 
 extension Sandbox {
     func notifAsync(_ args: [String], _ extra: [String: String] = [:], input: String? = nil) async throws -> RunResult {
         try await runAsync([NotifBinary.path] + args, environment: environment(extra), input: input)
+    }
+
+    func notifTimed(_ args: [String], _ extra: [String: String] = [:], input: String? = nil) async throws -> (result: RunResult, seconds: Double) {
+        try await runTimed([NotifBinary.path] + args, environment: environment(extra), input: input)
     }
 }
 
@@ -157,4 +179,15 @@ func deleteUser(_ user: TestUser) {
     _ = try? run(["crontab", "-r", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
     _ = try? run(["flock", "/tmp/notif-tests-useradd.lock", "userdel", "-r", user.name],
                  environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+}
+
+/// `argv` for the test helpers, which start programs through `env`: env would take a program
+/// path holding '=' for a variable assignment, so such a one is started by sh instead.
+func direct(_ argv: [String]) -> [String] {
+    argv[0].contains("=") ? ["/bin/sh", "-c", "exec \"$0\" \"$@\""] + argv : argv
+}
+
+/// What notif puts between `env VAR=...` and a program whose path holds '=' (see `direct`).
+func trampoline(_ program: String) -> [String] {
+    program.contains("=") ? ["/bin/sh", "-c", "exec \"$0\" \"$@\""] : []
 }
