@@ -56,8 +56,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         #expect(refused.stderr.contains(hostile.message), "\(hostile.name): \(visible(refused.stderr))")
         #expect(!refused.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0 }, "\(hostile.name)")
         #expect(!FileManager.default.fileExists(atPath: cache), "nothing cached as good: \(hostile.name)")
-        #expect(took < 22, "\(hostile.name) took \(took) s")
-        if hostile.slow { #expect(took > 14, "the drip is cut at curl's 15 s limit, not before: \(took) s") }
+        if hostile.slow { #expect(took > 14 && took < 22, "the drip is cut at curl's 15 s limit: \(took) s") }
         #expect(other.requests().isEmpty, "the other host got nothing: \(other.requests())")
         if !hostile.slow {
             let json = try sandbox.notif(["history", "--json"], env)
@@ -80,7 +79,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
     /// characters, and the good copy is only ever replaced by an answer it accepted.
     @Test(.timeLimit(.minutes(Soak.isOn ? 60 : 2)))
     func randomGarbageNeverReplacesTheGoodCopy() throws {
-        let seed = Soak.seed(21)
+        let seed = Soak.seed()
         var random = SeededRandom(seed: seed)
         let sandbox = Sandbox()
         let good = #"[{"id": "1", "title": "Good", "body": "kept", "sentAt": "2026-11-29T09:00:00Z"}, {"id": 2, "title": "Two"}]"#

@@ -176,7 +176,7 @@ struct RawChild {
     /// Two workers share the runs (the machine has two cores); each has its own HOME.
     @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 2)), arguments: 0..<2)
     func randomArgumentVectors(worker: Int) throws {
-        let seed = Soak.seed(UInt64(worker))
+        let seed = Soak.seed()
         var random = SeededRandom(seed: seed)
         let runs = Soak.count(short: 150, long: 5000)
         var sandbox = Sandbox()
