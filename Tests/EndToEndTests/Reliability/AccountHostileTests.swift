@@ -41,7 +41,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
     /// Never the machine's crontab: these sandboxes run as root.
     let env = ["NOTIF_SCHEDULER": "embedded"]
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 10 : 2)), arguments: HostileAnswer.all)
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)), arguments: HostileAnswer.all)
     func hostileHistoryAnswersAreRefused(_ hostile: HostileAnswer) async throws {
         let sandbox = Sandbox()
         let server = try AccountServer()
@@ -77,7 +77,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
 
     /// Random bytes and damaged JSON as answers: notif never crashes, prints no control
     /// characters, and the good copy is only ever replaced by an answer it accepted.
-    @Test(.timeLimit(.minutes(Soak.isOn ? 60 : 2)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func randomGarbageNeverReplacesTheGoodCopy() throws {
         let seed = Soak.seed()
         var random = SeededRandom(seed: seed)
@@ -169,7 +169,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         return pids.map { cmdline($0).joined(separator: " ") }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func theTokenIsNeverInArgvWhileCurlRuns() throws {
         let sandbox = Sandbox()
         let server = try AccountServer(script: ["hold": 20])

@@ -167,7 +167,7 @@ struct ReliabilityCronInjectionTests {
         return (binary, config, state)
     }
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 30 : 3)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func cronLinesRunExactlyTheIntendedArgv() throws {
         let user = try TestUser.make("notif-trinject")
         defer { deleteUser(user) }
@@ -249,7 +249,7 @@ struct ReliabilityCronInjectionTests {
                        environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.path, "XDG_RUNTIME_DIR": runtime], timeout: 60)
     }
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 30 : 3)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func unitFilesRunExactlyTheIntendedArgv() throws {
         let outer = Sandbox()
         let canary = outer.path + "/CANARY"

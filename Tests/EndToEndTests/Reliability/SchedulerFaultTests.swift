@@ -15,7 +15,7 @@ struct ReliabilityCronFaultTests {
     static let mine = "# mine, 100% mine\nMAILTO=\"\"\n17 3 * * * /bin/true # keep\n"
         + (1...2000).map { "# filler \($0): " + String(repeating: "x", count: 90) + "\n" }.joined()
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 30 : 3)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func crontabFailingHalfWayNeverCostsTheUsersLines() async throws {
         let user = try TestUser.make("notif-trfault")
         defer { deleteUser(user) }
@@ -156,7 +156,7 @@ struct ReliabilityCronFaultTests {
 /// The notification service absent or hanging: the delivery gives up within its time limit,
 /// is recorded as failed, and the next one, with the service back, is shown.
 @Suite struct ReliabilityNotifyFaultTests {
-    @Test(.timeLimit(.minutes(Soak.isOn ? 10 : 1)))
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func absentOrHangingNotificationServiceThenDelivered() async throws {
         let sandbox = Sandbox()
         let fakes = try FakeTools(in: sandbox)
