@@ -66,6 +66,11 @@ public struct CurlTransport: HTTPTransport {
         case 35, 51, 58, 60: throw AccountError(.refused, "TLS failed (\(result.stderrText))")
         default: throw AccountError(.unreachable, "curl failed (\(result.failureSummary))")
         }
+        // An answer without a length is not stopped by max-filesize (curl before 8.4): the
+        // runner keeps only its first 16 MB, status line included, so that is too large too.
+        if result.stdout.count >= SpawnProcessRunner.outputLimit {
+            throw AccountError(.tooLarge, "the server's answer is larger than \(maximumBytes) bytes; refused")
+        }
         var body = result.stdout
         let marker = Array(Self.statusMarker.utf8)
         guard let at = lastIndex(of: marker, in: body),

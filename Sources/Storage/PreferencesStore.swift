@@ -104,7 +104,7 @@ public struct PreferencesStore: Sendable {
             bytes = read
         } catch {
             if error.code == EFBIG { return .corrupt(error.reason, identity) }
-            throw .file(error)
+            throw .file(named(error, path))
         }
         let document: JSONValue
         do {
@@ -119,6 +119,13 @@ public struct PreferencesStore: Sendable {
             if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
             return .corrupt(error.description, identity)
         }
+    }
+
+    /// An error about the file settings.json links to, naming settings.json too: "cannot read
+    /// /dev/null" alone would not say which setting file is meant.
+    private func named(_ error: FileError, _ path: String) -> FileError {
+        guard path != paths.settingsFile else { return error }
+        return FileError(error.action, "\(paths.settingsFile) (a link to \(path))", code: error.code, reason: error.reason)
     }
 
     /// Settings files notif writes are a few hundred bytes; anything this big is not one.
@@ -145,13 +152,16 @@ public struct PreferencesStore: Sendable {
         do {
             try AtomicFile.write(Array(text.utf8), to: path)
         } catch {
-            throw .file(error)
+            throw .file(named(error, path))
         }
     }
 
+    /// notif's own config directory (which holds the lock). When settings.json is a symlink,
+    /// the directory it points into is the link owner's business: it is never created here, so
+    /// a dangling link fails with a message naming the path instead of making directories elsewhere.
     private func ensureDirectory() throws(PreferencesError) {
         do {
-            try FileIO.makeDirectory(Posix.directory(of: settingsPath))
+            try FileIO.makeDirectory(paths.configDirectory)
         } catch {
             throw .file(error)
         }

@@ -263,7 +263,10 @@ struct Commands {
                 if json {
                     output.line(JSONWriter.compact(item.json.setting("cached", to: .bool(history.cachedAt != nil))))
                 } else {
-                    output.line("\(item.sentAt)  \(item.title)" + (item.body.isEmpty ? "" : ": \(item.body)"))
+                    // The server's words, with any control characters shown, never sent to the terminal.
+                    let (sentAt, title, body) = (TerminalText.safe(item.sentAt, limit: .max), TerminalText.safe(item.title, limit: .max),
+                                                 TerminalText.safe(item.body, limit: .max))
+                    output.line("\(sentAt)  \(title)" + (body.isEmpty ? "" : ": \(body)"))
                 }
             }
             return .success

@@ -8,10 +8,19 @@ JSON line to DIR/requests.jsonl, and answers from DIR/script.json, read on every
    "history": {"status": 200, "body": [...]},
    "historyPadding": N,               add N bytes of padding to the history body
    "historyRedirect": "http://x/"}    answer history with a 302 to this location
+Hostile answers (for the reliability suites), to any request:
+   "hold": N                          wait until DIR/release exists (at most N s), then answer
+   "redirect": {"status": 307, "location": "http://other/"}   redirect every request
+   "raw": "text"                      send these bytes (latin-1) instead of HTTP, then close
+History only:
+   "historyRaw": "text"               a 200 whose body is this text (not JSON, say)
+   "historyStream": N                 a 200 without Content-Length: N bytes, then close
+   "historyDrip": N                   a 200 announcing 1000 bytes, one byte every 0.5 s for N s
 """
 import json
 import os
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DIR = sys.argv[1]
@@ -48,6 +57,60 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(payload)
 
+    def hostile(self):
+        """Answers from the hostile options; True when the request was answered."""
+        s = script()
+        if "hold" in s:
+            deadline = time.time() + float(s["hold"])
+            while time.time() < deadline and not os.path.exists(os.path.join(DIR, "release")):
+                time.sleep(0.05)
+        if "raw" in s:
+            self.wfile.write(s["raw"].encode("latin-1"))
+            self.wfile.flush()
+            self.close_connection = True
+            return True
+        if "redirect" in s:
+            r = s["redirect"]
+            self.answer(r.get("status", 302), b"", {"Location": r["location"]})
+            return True
+        return False
+
+    def hostile_history(self):
+        s = script()
+        try:
+            if "historyRaw" in s:
+                self.answer(200, s["historyRaw"].encode("utf-8", "surrogatepass"))
+                return True
+            if "historyStream" in s:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                left = int(s["historyStream"])
+                chunk = b"[" + b" " * 65535
+                while left > 0:
+                    self.wfile.write(chunk[:min(left, len(chunk))])
+                    left -= len(chunk)
+                self.close_connection = True
+                return True
+            if "historyDrip" in s:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "1000")
+                self.end_headers()
+                self.wfile.flush()
+                deadline = time.time() + float(s["historyDrip"])
+                while time.time() < deadline:
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+                self.close_connection = True
+                return True
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            return True
+        return False
+
     def body(self):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
@@ -56,6 +119,8 @@ class Handler(BaseHTTPRequestHandler):
         global posts
         data = self.body()
         self.record(data)
+        if self.hostile():
+            return
         if self.path != "/api/v1/app/device-tokens":
             return self.answer(404)
         statuses = script().get("register", [201])
@@ -65,12 +130,18 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self):
         self.record(self.body())
+        if self.hostile():
+            return
         self.answer(204)
 
     def do_GET(self):
         self.record(b"")
+        if self.hostile():
+            return
         if self.path != "/api/v1/app/notifications":
             return self.answer(404)
+        if self.hostile_history():
+            return
         s = script()
         if "historyRedirect" in s:
             return self.answer(302, b"", {"Location": s["historyRedirect"]})

@@ -77,9 +77,11 @@ final class MemoryGateway: LocalNotificationGateway {
     var calls: [String] = []
     var failInstall = false
     var failInstalled = false
+    var missing = false
 
     func installed() throws(GatewayError) -> [String: String] {
         calls.append("installed")
+        if missing { throw GatewayError("not installed", schedulerMissing: true) }
         if failInstalled { throw GatewayError("cannot read") }
         return entries
     }
@@ -181,8 +183,13 @@ final class MemoryGateway: LocalNotificationGateway {
         #expect(!report.succeeded)
         gateway.failInstalled = true
         #expect(LocalReminders.apply(on, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .failed("cannot read"))
+        // Unreadable, an entry that should go may still be there: not reported as done.
         var off = on
         off.tipsAndUpdates = false
+        #expect(LocalReminders.apply(off, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .failed("cannot read"))
+        // A scheduler that is not installed holds nothing: off is simply off there.
+        gateway.missing = true
         #expect(LocalReminders.apply(off, gateway: gateway, entry: entry).succeeded)
+        #expect(LocalReminders.apply(on, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .failed("not installed"))
     }
 }

@@ -1,14 +1,17 @@
 import SharedLogic
 
-/// Writes a command line the way cron runs it: each word single-quoted for /bin/sh, and every
-/// `%` escaped (cron turns a bare `%` into a newline).
+/// Writes a command line the way cron runs it: each word single-quoted for /bin/sh, then escaped
+/// for cron itself. Debian's cron reads the command before /bin/sh does: a bare `%` ends the
+/// command (the rest becomes stdin), `\%` stands for `%` and `\\` for `\`, while a backslash
+/// before any other character is kept as it is. So every `%` gets a backslash, and so does every
+/// backslash that is followed by a backslash or a `%`.
 public enum CronCommand {
     public static func render(_ argv: [String]) throws(GatewayError) -> String {
         try argv.map { (word: String) throws(GatewayError) -> String in
             if word.contains("\n") || word.contains("\r") {
                 throw GatewayError("cannot schedule \(word.debugDescription) with cron: a crontab line cannot hold a newline; install notif to a path without one (make install)")
             }
-            return escapePercent(shellQuote(word))
+            return escapeForCron(shellQuote(word))
         }.joined(separator: " ")
     }
 
@@ -21,8 +24,20 @@ public enum CronCommand {
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    static func escapePercent(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "\\%")
+    /// `text` as cron must see it so that, after cron's own unescaping, /bin/sh gets `text`.
+    static func escapeForCron(_ text: String) -> String {
+        var out = ""
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "%": out += "\\%"
+            case "\\":
+                let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+                out += next == "\\" || next == "%" ? "\\\\" : "\\"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The schedule that runs a job once when the cron daemon starts (at boot).

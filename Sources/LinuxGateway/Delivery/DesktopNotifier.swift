@@ -24,10 +24,18 @@ public struct DesktopNotifier: Sendable {
             return .failure(GatewayError("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, no session was recorded (run `notif apply` inside your desktop session), and no user bus exists"))
         }
         var lastProblem = ""
+        // One time limit for the whole delivery, however many sessions are tried: a hanging
+        // notification service must not hold a scheduled job for a multiple of it.
+        let deadline = SpawnProcessRunner.monotonicNow() + timeout
         for environment in environments {
+            let remaining = deadline - SpawnProcessRunner.monotonicNow()
+            guard remaining > 0.05 else {
+                lastProblem += "; gave up after \(Int(timeout)) s"
+                break
+            }
             do {
                 let result = try runner.run(Self.command(summary: summary, body: body), input: nil,
-                                            environment: environment.changes, timeout: timeout)
+                                            environment: environment.changes, timeout: remaining)
                 if result.succeeded {
                     let id = result.stdoutText.split(whereSeparator: \.isNewline).first.map { " as notification \($0)" } ?? ""
                     return .success("shown through \(environment.source)\(id)")

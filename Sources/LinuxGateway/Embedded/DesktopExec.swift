@@ -7,7 +7,10 @@ public enum DesktopExec {
         var words = argv
         // GLib checks that the program exists before expanding `%%`: a program path holding `%`
         // would be "not found". Let /usr/bin/env start it instead.
-        if let program = words.first, program.contains("%") { words.insert("/usr/bin/env", at: 0) }
+        // (env would take a path that also holds '=' for an assignment: sh starts that one.)
+        if let program = words.first, program.contains("%") {
+            words.insert(contentsOf: program.contains("=") ? ReminderService.execTrampoline : ["/usr/bin/env"], at: 0)
+        }
         return stringEscaped(words.map(quoted).joined(separator: " "))
     }
 

@@ -46,9 +46,18 @@ public struct ReminderService: Sendable {
         let carried = ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
-        if !carried.isEmpty { command = ["/usr/bin/env"] + carried }
-        return command + [context.executable] + arguments
+        let executable = context.executable
+        if !carried.isEmpty {
+            command = ["/usr/bin/env"] + carried
+            // env takes every word holding '=' before the program for another assignment: a path
+            // like /opt/a=b/notif would be swallowed and the next word ("deliver") run instead.
+            if executable.contains("=") { command += Self.execTrampoline }
+        }
+        return command + [executable] + arguments
     }
+
+    /// `sh -c 'exec "$0" "$@"' PROGRAM ARGS...`: runs PROGRAM with ARGS exactly, whatever its name.
+    public static let execTrampoline = ["/bin/sh", "-c", "exec \"$0\" \"$@\""]
 
     // MARK: Apply
 

@@ -44,7 +44,9 @@ extension ReminderService {
                     if found[reminder.id] == nil {
                         outOfSync.append("\(reminder.id) is planned but not installed")
                     } else if found[reminder.id] != want {
-                        outOfSync.append("\(reminder.id) is installed with an old command")
+                        // systemd reports a timer whose files are right but whose link is missing this way.
+                        let notEnabled = want.map { found[reminder.id] == $0 + "(not enabled)\n" } ?? false
+                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with an old command")
                     }
                 }
                 for id in found.keys.sorted() where !planned.contains(where: { $0.id == id }) {
@@ -54,6 +56,8 @@ extension ReminderService {
                     warnings.append("the \(id) entry runs notif from a build folder; run `make install` and then `notif apply` so it points at a stable path")
                 }
             } catch {
+                // Unknown is not in sync, even with nothing planned: an entry may still be there.
+                outOfSync.append("the \(gateway.name) entries could not be read")
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
             if let recorded = recordedScheduler(), recorded != kind {

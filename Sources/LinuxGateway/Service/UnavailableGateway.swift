@@ -4,7 +4,8 @@ import SharedLogic
 struct UnavailableGateway: LocalNotificationGateway {
     let name = "none"
     let reason: String
-    func installed() throws(GatewayError) -> [String: String] { throw GatewayError(reason) }
+    /// No scheduler holds nothing: with nothing planned, apply has nothing to do.
+    func installed() throws(GatewayError) -> [String: String] { throw GatewayError(reason, schedulerMissing: true) }
     func render(_ entry: ScheduledEntry) throws(GatewayError) -> String { throw GatewayError(reason) }
     func install(_ entry: ScheduledEntry) throws(GatewayError) { throw GatewayError(reason) }
     func cancel(_ id: String) throws(GatewayError) { throw GatewayError(reason) }

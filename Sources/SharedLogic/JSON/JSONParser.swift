@@ -107,7 +107,7 @@ public struct JSONParser {
             let key = try parseString()
             if !keys.insert(key).inserted {
                 index = keyStart
-                throw error("the key \"\(key)\" appears twice")
+                throw error("the key \(TerminalText.quoted(key)) appears twice")
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key") }

@@ -11,9 +11,10 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
         switch self {
         case .syntax(let error): return "not valid JSON (\(error))"
         case .notAnObject(let found): return "the top level is \(found), not an object"
-        case .wrongType(let key, let expected, let found): return "\"\(key)\" is \(found), expected \(expected)"
+        case .wrongType(let key, let expected, let found):
+            return "\(TerminalText.quoted(key)) is \(TerminalText.safe(found)), expected \(expected)"
         case .badValue(let key, let value, let allowed):
-            return "\"\(key)\" is \"\(value)\", expected one of \(allowed.joined(separator: ", "))"
+            return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)), expected one of \(allowed.joined(separator: ", "))"
         case .newerVersion(let version):
             return "it has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion))"
         }

@@ -58,10 +58,12 @@ public enum LocalReminders {
         do {
             installed = try gateway.installed()
         } catch {
+            // A scheduler that is not there holds nothing: what is off is fine. One that cannot be
+            // read may still hold an entry that should go, so nothing is reported as done.
             let outcomes = all.map { reminder in
-                ReminderOutcome(id: reminder.id, result: blockReason(for: reminder, in: preferences).map {
+                ReminderOutcome(id: reminder.id, result: error.schedulerMissing ? blockReason(for: reminder, in: preferences).map {
                     $0 == .preferenceOff ? .unchanged : .blocked($0)
-                } ?? .failed(error.message))
+                } ?? .failed(error.message) : .failed(error.message))
             }
             return ApplyReport(outcomes: outcomes)
         }

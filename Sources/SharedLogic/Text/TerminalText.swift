@@ -1,0 +1,54 @@
+/// Text from files and servers, made safe to print in a terminal message: control characters
+/// (C0, DEL, C1) and bidirectional overrides are shown as `\u{1B}`-style escapes, so a settings
+/// file or a server answer can never send escape sequences to the terminal, and long values are
+/// cut so one bad value cannot flood the screen.
+public enum TerminalText {
+    /// `text` with every control character escaped, cut after `limit` characters (with `…` and
+    /// the full length).
+    public static func safe(_ text: String, limit: Int = 80) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit {
+                return out + "… (\(text.unicodeScalars.count) characters)"
+            }
+            if needsEscape(scalar) {
+                out += "\\u{" + hex(scalar.value) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return out
+    }
+
+    /// `safe(text)` in double quotes (a quote inside is escaped too).
+    public static func quoted(_ text: String, limit: Int = 80) -> String {
+        "\"" + safe(text, limit: limit).replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var out = ""
+        var v = value
+        repeat {
+            out.insert(digits[Int(v & 0xF)], at: out.startIndex)
+            v >>= 4
+        } while v > 0
+        return out
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self { if character == target { out += replacement } else { out.append(character) } }
+        return out
+    }
+}

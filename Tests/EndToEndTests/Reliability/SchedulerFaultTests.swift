@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+/// `status` text rows.
+func row(_ label: String, in output: String) -> String {
+    output.split(separator: "\n").first { $0.hasPrefix(label + ":") }.map { String($0.dropFirst(20)) } ?? "(no \(label) row)"
+}
+
+/// Schedulers that fail: `crontab` missing, failing or killed half way, `systemctl` failing or
+/// missing. Each time the preference is kept, the user's crontab is intact, `status` says out of
+/// sync and why, and an `apply` once the fault is gone converges.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user's real crontab"))
+struct ReliabilityCronFaultTests {
+    /// Long enough (about 200 KB) that a crontab killed half way leaves notif writing into a closed pipe.
+    static let mine = "# mine, 100% mine\nMAILTO=\"\"\n17 3 * * * /bin/true # keep\n"
+        + (1...2000).map { "# filler \($0): " + String(repeating: "x", count: 90) + "\n" }.joined()
+
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    func crontabFailingHalfWayNeverCostsTheUsersLines() async throws {
+        let user = try TestUser.make("notif-trfault")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let fakes = try FakeTools(in: sandbox)
+        let modeFile = sandbox.path + "/crontab-fault"
+        func fault(_ mode: String) throws {
+            try Data(mode.utf8).write(to: URL(fileURLWithPath: modeFile))
+            chmod(modeFile, 0o644)
+        }
+        // A crontab in front of the real one that fails the way the mode file says, else passes through.
+        try fakes.add("crontab", """
+            mode=$(cat '\(modeFile)' 2>/dev/null)
+            case "$1" in
+              -) case "$mode" in
+                   install) cat > /dev/null; echo "crontab: write error: No space left on device" >&2; exit 1 ;;
+                   kill) head -c 10 > /dev/null; kill -9 $$ ;;
+                   hang) cat > /dev/null; exec sleep 3600 ;;
+                 esac ;;
+              -l) if [ "$mode" = list ]; then echo "crontab: cannot read crontab: Input/output error" >&2; exit 1; fi ;;
+            esac
+            exec /usr/bin/crontab "$@"
+            """)
+        let faulty = ["NOTIF_SCHEDULER": "cron", "PATH": fakes.directory + ":/usr/bin:/bin"]
+        let healthy = ["NOTIF_SCHEDULER": "cron"]
+        let missing = ["NOTIF_SCHEDULER": "cron", "PATH": "/nonexistent"]
+        try user.setCrontab(Self.mine)
+        try fault("")
+        #expect(try user.run([binary, "permission", "grant"], faulty).status == 0)
+
+        func status(_ env: [String: String]) throws -> RunResult {
+            let result = try user.run([binary, "status"], env)
+            #expect(result.status == 0, "\(result)")
+            return result
+        }
+        func settingsSay(_ text: String) -> Bool { user.read(user.settingsPath)?.contains(text) == true }
+        var faults = 0
+
+        // Each way of failing to install: the change is saved, nothing of the user's is lost.
+        var modes: [(mode: String, env: [String: String], says: String)] = [
+            ("install", faulty, "`crontab -` failed (exit status 1: crontab: write error: No space left on device); your crontab was not changed"),
+            ("kill", faulty, "`crontab -` failed (ended by signal 9); your crontab was not changed"),
+            ("", missing, "crontab is not installed"),
+        ]
+        if Soak.isOn { modes.append(("hang", faulty, "`crontab -` failed (did not finish in time and was stopped)")) }
+        // A soak goes round several times: state left by one failure must not spoil the next.
+        let rounds = Soak.count(short: 1, long: 4)
+        for (mode, env, says) in (0..<rounds).flatMap({ _ in modes }) {
+            try fault(mode)
+            let set = try await runAsync(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"]
+                                             + user.environment(env).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                             + [binary, "set", "tips-and-updates", "on"],
+                                         environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+            #expect(set.status == 1, "\(mode): \(set)")
+            #expect(set.stdout.contains("NOT scheduled: " + says), "\(mode): \(set)")
+            #expect(set.stderr.contains("the setting was saved, but the scheduler does not match it yet"), "\(mode): \(set)")
+            #expect(settingsSay("\"tipsAndUpdates\": true"), "\(mode): the preference is kept")
+            #expect(try user.crontab() == Self.mine, "\(mode): the user's crontab is intact")
+            // status with the fault still there when it can read (crontab -l works), else without.
+            let out = try status(env == missing ? healthy : env).stdout
+            #expect(row("In sync", in: out) == "no (tips-and-updates is planned but not installed)", "\(mode): \(out)")
+            #expect(row("Next reminder", in: out).hasPrefix("none — not scheduled"), "\(mode): \(out)")
+            try fault("")
+            let apply = try user.run([binary, "apply"], healthy)
+            #expect(apply.status == 0 && apply.stdout.contains("scheduled daily at 09:00 with cron"), "\(mode): \(apply)")
+            let crontab = try user.crontab()
+            #expect(crontab.hasPrefix(Self.mine) && crontab.components(separatedBy: "deliver tips-and-updates").count == 2, "\(mode): \(crontab)")
+            #expect(row("In sync", in: try status(healthy).stdout) == "yes")
+            // Back to the user's lines only, for the next round.
+            #expect(try user.run([binary, "set", "tips-and-updates", "off"], healthy).status == 0)
+            #expect(try user.crontab() == Self.mine)
+            faults += 1
+        }
+
+        // Failing to read: the entry stays where it was, status cannot call that in sync.
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], healthy).status == 0)
+        let withEntry = try user.crontab()
+        try fault("list")
+        let off = try user.run([binary, "set", "tips-and-updates", "off"], faulty)
+        #expect(off.status == 1 && off.stdout.contains("`crontab -l` failed (exit status 1: crontab: cannot read crontab: Input/output error)"), "\(off)")
+        #expect(settingsSay("\"tipsAndUpdates\": false"))
+        #expect(try user.crontab() == withEntry, "nothing was changed")
+        let unreadable = try status(faulty)
+        #expect(row("Installed", in: unreadable.stdout) == "unknown", "\(unreadable)")
+        #expect(row("In sync", in: unreadable.stdout) == "no (the cron entries could not be read)", "\(unreadable)")
+        #expect(unreadable.stderr.contains("cannot read the cron entries: `crontab -l` failed"), "\(unreadable)")
+        try fault("")
+        #expect(try user.run([binary, "apply"], healthy).status == 0)
+        #expect(try user.crontab() == Self.mine)
+        #expect(row("In sync", in: try status(healthy).stdout) == "yes")
+        faults += 1
+        print("[reliability] cron faults: \(faults) kinds of failure, each kept the preference and the user's crontab and converged")
+    }
+}
+
+/// systemctl failing or missing, in a sandbox (no user manager here: enable works on files).
+@Suite struct ReliabilitySystemctlFaultTests {
+    @Test func systemctlFailingOrMissingThenApplyConverges() throws {
+        let sandbox = Sandbox()
+        let fakes = try FakeTools(in: sandbox)
+        try fakes.add("systemctl", "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+        let faulty = ["NOTIF_SCHEDULER": "systemd", "PATH": fakes.path]
+        let missing = ["NOTIF_SCHEDULER": "systemd", "PATH": "/nonexistent"]
+        let healthy = ["NOTIF_SCHEDULER": "systemd"]
+        let units = sandbox.path + "/home/.config/systemd/user"
+        let link = units + "/timers.target.wants/notif-tips-and-updates.timer"
+        #expect(try sandbox.notif(["permission", "grant"], faulty).status == 0)
+
+        for (env, says) in [(faulty, "`systemctl --user enable notif-tips-and-updates.timer` failed (exit status 1: Failed to connect to bus: No medium found)"),
+                            (missing, "systemctl is not installed")] {
+            let set = try sandbox.notif(["set", "tips-and-updates", "on"], env)
+            #expect(set.status == 1 && set.stdout.contains("NOT scheduled: " + says), "\(set)")
+            #expect(set.stderr.contains("the setting was saved"), "\(set)")
+            #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
+            #expect(!isSymlink(link))
+            let status = try sandbox.notif(["status"], healthy)
+            #expect(row("In sync", in: status.stdout) == "no (tips-and-updates is installed but its timer is not enabled)", "\(status)")
+            let apply = try sandbox.notif(["apply"], healthy)
+            #expect(apply.status == 0, "\(apply)")
+            #expect(isSymlink(link))
+            #expect(row("In sync", in: try sandbox.notif(["status"], healthy).stdout) == "yes")
+
+            // Turning it off with systemctl failing removes nothing (the timer stays consistent).
+            let off = try sandbox.notif(["set", "tips-and-updates", "off"], faulty)
+            #expect(off.status == 1 && off.stdout.contains("nothing was removed"), "\(off)")
+            #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": false") == true)
+            #expect(isSymlink(link) && FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.timer"))
+            let stale = try sandbox.notif(["status"], healthy)
+            #expect(row("In sync", in: stale.stdout) == "no (tips-and-updates is installed but not planned)", "\(stale)")
+            #expect(try sandbox.notif(["apply"], healthy).status == 0)
+            #expect(!isSymlink(link) && !FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.timer"))
+            #expect(row("In sync", in: try sandbox.notif(["status"], healthy).stdout) == "yes")
+        }
+    }
+}
+
+/// The notification service absent or hanging: the delivery gives up within its time limit,
+/// is recorded as failed, and the next one, with the service back, is shown.
+@Suite struct ReliabilityNotifyFaultTests {
+    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    func absentOrHangingNotificationServiceThenDelivered() async throws {
+        let sandbox = Sandbox()
+        let fakes = try FakeTools(in: sandbox)
+        let base = ["NOTIF_SCHEDULER": "embedded", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/this-session"]
+        #expect(try sandbox.notif(["permission", "grant"], base).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], base).status == 0)
+        func lastRecord() throws -> [String: Any] {
+            let lines = (sandbox.read(sandbox.stateDir + "/deliveries.jsonl") ?? "").split(separator: "\n")
+            return try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        }
+
+        // Absent: notify-send is not on PATH.
+        let absent = try sandbox.notif(["deliver", "tips-and-updates"], base.merging(["PATH": "/nonexistent"]) { _, new in new })
+        #expect(absent.status == 1 && absent.stdout.contains("failed: notify-send is not installed"), "\(absent)")
+        #expect(try lastRecord()["outcome"] as? String == "failed")
+
+        // Hanging, with two session buses to try (this one and a recorded one): one time limit in all.
+        let recordedBus = sandbox.path + "/recorded-bus"
+        #expect(FileManager.default.createFile(atPath: recordedBus, contents: Data()))
+        try sandbox.write("DBUS_SESSION_BUS_ADDRESS=unix:path=\(recordedBus)\n", to: sandbox.stateDir + "/session.env")
+        try fakes.add("notify-send", "while :; do sleep 1; done")
+        let (hang, took) = try await sandbox.notifTimed(["deliver", "tips-and-updates"], base.merging(["PATH": fakes.path]) { _, new in new })
+        #expect(hang.status == 1 && hang.stdout.contains("did not finish in time and was stopped"), "\(hang)")
+        #expect(took >= 9.5 && took < 13, "gave up after \(took) s (limit 10 s)")
+        #expect(try lastRecord()["outcome"] as? String == "failed")
+        // Nothing it started is left running.
+        let leftovers = waitUntil(5) {
+            ((try? run(["pgrep", "-f", fakes.directory], environment: ["PATH": "/usr/bin:/bin"]).stdout) ?? "x").isEmpty
+        }
+        #expect(leftovers, "a hung notify-send was left running")
+        let status = try sandbox.notif(["status"], base)
+        #expect(row("Last delivery", in: status.stdout).contains("failed: notify-send via"), "\(status)")
+        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
+
+        // Back: the next run the same day is shown (failed attempts do not count as shown).
+        try fakes.add("notify-send", "echo 99")
+        let shown = try sandbox.notif(["deliver", "tips-and-updates"], base.merging(["PATH": fakes.path]) { _, new in new })
+        #expect(shown.status == 0 && shown.stdout.contains("delivered: shown through this session as notification 99"), "\(shown)")
+        #expect(try lastRecord()["outcome"] as? String == "delivered")
+        print("[reliability] notification service: absent and hanging deliveries failed and were logged; the hang gave up after \(String(format: "%.1f", took)) s")
+    }
+}
