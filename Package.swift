@@ -15,12 +15,13 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CursesTerminal", dependencies: ["CNcursesw", "SettingsUI"]),
         .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal"]),
-        .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
-        .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic"]),
-        .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic"], exclude: ["Snapshots"]),
+        .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic", "TestSupport"]),
+        .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway", "TestSupport"]),
     ]
 )

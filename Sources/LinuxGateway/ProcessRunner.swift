@@ -55,4 +55,12 @@ extension ProcessRunner {
     public func run(_ argv: [String], input: [UInt8]? = nil, timeout: Double = 30) throws(SpawnError) -> ProcessResult {
         try run(argv, input: input, environment: [:], timeout: timeout)
     }
+
+    /// Runs `argv` with the file at `path` as its stdin. The real runner hands the child the
+    /// file itself, so the child reads all of it even if this process dies meanwhile; this
+    /// default (for runners that only record or redirect) passes the file's bytes.
+    public func run(_ argv: [String], stdinFile path: String, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+        let bytes = (try? FileIO.read(path, limit: 64 << 20)) ?? nil
+        return try run(argv, input: bytes ?? [], environment: environment, timeout: timeout)
+    }
 }

@@ -10,6 +10,14 @@ public struct SpawnProcessRunner: ProcessRunner {
     public init() {}
 
     public func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+        try spawn(argv, input: input, stdinFile: nil, environment: environment, timeout: timeout)
+    }
+
+    public func run(_ argv: [String], stdinFile path: String, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+        try spawn(argv, input: nil, stdinFile: path, environment: environment, timeout: timeout)
+    }
+
+    private func spawn(_ argv: [String], input: [UInt8]?, stdinFile: String?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
         precondition(!argv.isEmpty)
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard makePipe(&inPipe) else { throw SpawnError(program: argv[0], code: errno) }
@@ -28,7 +36,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         if input != nil {
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 0, stdinFile ?? "/dev/null", O_RDONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)

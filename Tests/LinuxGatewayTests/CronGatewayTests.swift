@@ -15,7 +15,7 @@ import SharedLogic
         let (cron, runner) = gateway(store, scratch: scratch)
         #expect(try cron.installed().isEmpty)
         try cron.install(tipsEntry())
-        #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-l"], ["crontab", scratch.path + "/crontab.new"]])
+        #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-l"], ["crontab", "-"]])
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/crontab.new"), "the staging file is removed")
         #expect(store.current == """
             \(CrontabBlock.beginMarker)
@@ -91,7 +91,7 @@ import SharedLogic
         let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
         #expect { try cron.installed() } throws: { "\($0)".contains("cannot open spool") }
         #expect(throws: GatewayError.self) { try cron.install(tipsEntry()) }
-        #expect(!runner.argvs.contains { $0.count == 2 && $0[1].hasSuffix("crontab.new") })
+        #expect(!runner.argvs.contains(["crontab", "-"]))
     }
 
     @Test func aMissingCrontabProgramSaysWhatToInstall() {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import SharedLogic
 @testable import LinuxGateway
 
@@ -26,7 +27,7 @@ import SharedLogic
     /// Property: over many generated user crontabs, install, reinstall and removal keep the
     /// user's text byte for byte.
     @Test func userLinesSurviveInstallReinstallAndRemoval() {
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         let pieces = [
             "# comment with 100% and 'quotes'\n", "MAILTO=\"\"\n", "\n", "   \n", "\t# tabbed\n",
             "*/5 * * * * echo 50% > /dev/null\n", "@reboot /usr/bin/true\n", "SHELL=/bin/bash\n",
@@ -73,17 +74,5 @@ import SharedLogic
 
     @Test func scheduleFields() {
         #expect(CronCommand.schedule(DailyTime(hour: 9, minute: 0)) == "0 9 * * *")
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -79,3 +79,14 @@ import Testing
         #expect(open() - before < 50, "descriptors grew from \(before) to \(open())")
     }
 }
+
+@Suite struct SpawnProcessRunnerStdinFileTests {
+    @Test func aFileCanBeTheChildsStdin() throws {
+        let scratch = Scratch()
+        let path = scratch.path + "/in"
+        let text = String(repeating: "line of a long crontab\n", count: 20_000)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let result = try SpawnProcessRunner().run(["cat"], stdinFile: path, environment: [:], timeout: 10)
+        #expect(result.succeeded && result.stdoutText == text)
+    }
+}

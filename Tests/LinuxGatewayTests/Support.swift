@@ -42,8 +42,8 @@ final class CrontabStore: @unchecked Sendable {
             case ["crontab", "-l"]:
                 guard let text else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
                 return ProcessResult(exitStatus: 0, stdout: Array(text.utf8))
-            case let argv where argv.count == 2 && argv[0] == "crontab" && (argv[1] == "-" || argv[1].hasPrefix("/")):
-                let new = argv[1] == "-" ? (call.input ?? "") : ((try? String(contentsOfFile: argv[1], encoding: .utf8)) ?? "")
+            case ["crontab", "-"]:
+                let new = call.input ?? ""
                 guard new.hasSuffix("\n") else {
                     return ProcessResult(exitStatus: 1, stderr: Array("new crontab file is missing newline before EOF, can't install.\n".utf8))
                 }

@@ -35,16 +35,11 @@ struct ThrowawayUser {
     }
 }
 
-/// Runs every command as another user (`runuser -u NAME --`), through the real runner. The
-/// gateway here runs as root, so a `crontab FILE` it asks for gets the (root-owned, 0600) file's
-/// text on stdin instead; installing from a file as the user is covered by the binary's tests.
+/// Runs every command as another user (`runuser -u NAME --`), through the real runner.
 struct AsUserRunner: ProcessRunner {
     let user: String
     func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
-        if argv.count == 2, argv[0] == "crontab", argv[1].hasPrefix("/"), let text = FileManager.default.contents(atPath: argv[1]) {
-            return try SpawnProcessRunner().run(["runuser", "-u", user, "--", "crontab", "-"], input: Array(text), environment: environment, timeout: timeout)
-        }
-        return try SpawnProcessRunner().run(["runuser", "-u", user, "--"] + argv, input: input, environment: environment, timeout: timeout)
+        try SpawnProcessRunner().run(["runuser", "-u", user, "--"] + argv, input: input, environment: environment, timeout: timeout)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import SharedLogic
 @testable import SettingsUI
 
@@ -15,8 +16,9 @@ import SharedLogic
     ]
 
     @Test func tenThousandRandomInputs() {
-        let count = ProcessInfo.processInfo.environment["NOTIF_SOAK"] == "1" ? 200_000 : 10_000
-        var random = SplitMixFuzz(seed: UInt64(Date().timeIntervalSince1970))
+        let soak = Int(ProcessInfo.processInfo.environment["NOTIF_SOAK"] ?? "") ?? 0
+        let count = soak > 0 ? 200_000 * soak : 10_000
+        var random = SeededRandom(seed: UInt64(Date().timeIntervalSince1970))
         var state = AppState.start(preferences: NotificationPreferences(), status: SchedulerStatus(scheduler: "cron"),
                                    size: TerminalSize(width: 80, height: 24), unicode: true, onboarding: true)
         var quits = 0
@@ -53,18 +55,5 @@ import SharedLogic
         }
         #expect(quits > 0)
         print("figures: key fuzzing (reducer): \(count) random keys, clicks and resizes, \(quits) quits, seed \(random.seed); held")
-    }
-}
-
-struct SplitMixFuzz {
-    var state: UInt64
-    let seed: UInt64
-    init(seed: UInt64) { self.seed = seed; state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 /// Compares `offset(at:)` and `abbreviation(at:)` with glibc's `localtime_r`, as used by `/usr/bin/date`
@@ -43,7 +44,7 @@ import Testing
     static func instants(for zone: ZoneRules, seed: UInt64) -> [Int64] {
         let start = Int64(0)
         let end = Int64(2_871_763_200)   // 2061-01-01
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var instants = (0..<2_500).map { _ in Int64.random(in: start..<end, using: &generator) }
         instants += zone.transitionTimes.filter { $0 > start && $0 < end }.flatMap { [$0 - 1, $0] }
         // Footer-computed transitions after the file's last one.

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 @Suite struct ISO8601Tests {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func roundTripsAcrossZones() throws {
-        var generator = SeededGenerator(seed: 5)
+        var generator = SeededRandom(seed: 5)
         for name in ["America/New_York", "Asia/Kolkata", "America/St_Johns", "Pacific/Chatham", "Europe/Berlin"] {
             let zone = try TestSupport.zone(name)
             for _ in 0..<1_000 {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 @Suite struct JSONParserTests {
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrash() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         let alphabet = Array(#"{}[]",:0123456789-.eE truefalsn\u"#.utf8) + [0, 0xC3, 0xA9, 0xFF]
         for _ in 0..<20_000 {
             let length = Int(generator.next() % 40)
@@ -95,18 +96,5 @@ import Testing
         #expect(doc.setting("a", to: .int(3))["a"] == .int(3))
         #expect(doc.setting("c", to: .null).objectMembers?.map(\.key) == ["a", "b", "c"])
         #expect(doc.removing("a").objectMembers?.map(\.key) == ["b"])
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 /// Writes small TZif files by hand so each field can be exercised.
@@ -170,7 +171,7 @@ struct TZifBuilder {
 
     /// Random bytes and randomly damaged real files never crash the parser or the queries on what it accepts.
     @Test func survivesRandomAndCorruptedInput() throws {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         let real = try TestSupport.zoneBytes("Europe/Berlin")
         var accepted = 0
         var rejected = 0

@@ -66,8 +66,9 @@ public struct CronGateway: LocalNotificationGateway {
                 throw GatewayError("`crontab -r` failed (\(result.failureSummary)); your crontab was not changed")
             }
         } else {
-            // The whole text goes to a file first and crontab reads that file: if notif is killed
-            // half way, crontab never sees a partial crontab (through a pipe it would install one).
+            // The whole text goes to a file first, and that file is crontab's stdin: if notif is
+            // killed half way, crontab still reads it all (through a pipe it would see a partial
+            // crontab and install it). Not `crontab FILE`: crontab cuts long or odd file names.
             let file = Posix.join(Posix.directory(of: lockPath), "crontab.new")
             do {
                 try AtomicFile.write(Array(new.utf8), to: file)
@@ -75,15 +76,16 @@ public struct CronGateway: LocalNotificationGateway {
                 throw GatewayError("\(error); your crontab was not changed")
             }
             defer { try? FileIO.remove(file) }
-            let result = try call(["crontab", file])
+            let result = try call(["crontab", "-"], stdinFile: file)
             if !result.succeeded {
-                throw GatewayError("`crontab` failed (\(result.failureSummary)); your crontab was not changed")
+                throw GatewayError("`crontab -` failed (\(result.failureSummary)); your crontab was not changed")
             }
         }
     }
 
-    private func call(_ argv: [String], input: [UInt8]? = nil) throws(GatewayError) -> ProcessResult {
+    private func call(_ argv: [String], input: [UInt8]? = nil, stdinFile: String? = nil) throws(GatewayError) -> ProcessResult {
         do {
+            if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: [:], timeout: timeout) }
             return try runner.run(argv, input: input, environment: [:], timeout: timeout)
         } catch {
             throw error.notFound

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A child started from raw argument bytes (invalid UTF-8 included), output to files, in its

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A broken settings.json and what notif must do with it (README "Files").

@@ -25,7 +25,7 @@ struct ConcurrencyTests {
         try pane.waitFor("Next reminder:")
 
         // One writer per setting (so "last completed write" is exact), plus apply and status loops.
-        let seconds = Soak.seconds(short: 3, soak: 10)
+        let seconds = Double(Soak.isOn ? 10 * Soak.factor : 3)
         let work = sandbox.path + "/conc"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         chmod(work, 0o777)
@@ -68,6 +68,10 @@ struct ConcurrencyTests {
             }
         }
         #expect(finished(), "the writers did not finish in time")
+        // The page may still be working through the last key bursts: once it shows the Push
+        // Notifications state its own flips add up to, it has done them all.
+        let pushOn = pageFlips % 2 == 0
+        try pane.waitForLine(containing: "Push Notifications", seconds: 30) { $0.contains((pushOn ? "[x] " : "[ ] ") + "Push Notifications") }
 
         // Each writer's setting ends at its last completed write.
         let document = try #require(try JSONSerialization.jsonObject(with: Data((user.read(user.settingsPath) ?? "").utf8)) as? [String: Any])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// notif killed with SIGKILL at random moments while it changes settings and the crontab:
@@ -15,8 +16,9 @@ struct CrashSafetyTests {
         try user.setCrontab(mine)
         let env = ["NOTIF_SCHEDULER": "cron"]
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
-        var random = SeededRandom()
-        let kills = Soak.count(short: 60, soak: 1000)
+        let seed = Soak.seed()
+        var random = SeededRandom(seed: seed)
+        let kills = Soak.count(short: 60, long: 1000)
         var killedMidWay = 0
         for round in 0..<kills {
             let value = round % 2 == 0 ? "on" : "off"
@@ -26,12 +28,12 @@ struct CrashSafetyTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if let text = user.read(user.settingsPath) {
-                #expect(!text.isEmpty, "round \(round) (seed \(random.seed)): empty settings.json")
+                #expect(!text.isEmpty, "round \(round) (seed \(seed)): empty settings.json")
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil,
-                        "round \(round) (seed \(random.seed)): settings.json does not parse:\n\(text)")
+                        "round \(round) (seed \(seed)): settings.json does not parse:\n\(text)")
             }
             let crontab = try user.crontab()
-            #expect(crontab.hasPrefix(mine), "round \(round) (seed \(random.seed)): the user's lines changed:\n\(crontab)")
+            #expect(crontab.hasPrefix(mine), "round \(round) (seed \(seed)): the user's lines changed:\n\(crontab)")
             let entries = crontab.components(separatedBy: "# notif reminder: tips-and-updates").count - 1
             #expect(entries <= 1, "round \(round): \(entries) entries")
             let blocks = crontab.components(separatedBy: "# BEGIN notif managed block").count - 1
@@ -49,6 +51,6 @@ struct CrashSafetyTests {
         #expect(status.stdout.contains("\"inSync\": true"), "\(status)")
         // Enough of the kills must land while notif was working, or this proves little.
         #expect(killedMidWay >= kills / 4, "only \(killedMidWay) of \(kills) kills hit a running notif")
-        print("figures: crash safety: \(kills) SIGKILLs, \(killedMidWay) while notif was running, seed \(random.seed); held")
+        print("figures: crash safety: \(kills) SIGKILLs, \(killedMidWay) while notif was running, seed \(seed); held")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Random keys (escape sequences included) and resizes into the real page: it never crashes,
@@ -15,8 +16,9 @@ import Testing
         let env = sandbox.environment(["TERM": "tmux-256color", "PATH": "/usr/bin:/bin", "NOTIF_SCHEDULER": "embedded"])
         let pane = try TmuxPane(notifCommand(env: env))
         try pane.waitFor("Next reminder:")
-        var random = SeededRandom()
-        let total = Soak.count(short: 1000, soak: 10_000)
+        let seed = Soak.seed()
+        var random = SeededRandom(seed: seed)
+        let total = Soak.count(short: 1000, long: 10_000)
         var sent = 0
         while sent < total {
             let chunk = min(40, total - sent)
@@ -33,8 +35,8 @@ import Testing
                 defer { last = now }
                 return now == last
             }
-            let text = try #require(sandbox.read(sandbox.settingsPath), "seed \(random.seed)")
-            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "seed \(random.seed): \(text)")
+            let text = try #require(sandbox.read(sandbox.settingsPath), "seed \(seed)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "seed \(seed): \(text)")
             // The plan follows the saved settings, and the schedule follows the plan (the page may
             // be finishing an apply: allow it a moment).
             var status = RunResult(status: -1, stdout: "", stderr: "")
@@ -47,14 +49,14 @@ import Testing
                     && settings["permission"] as? String == "granted"
                 return (report["planned"] as? [String])?.isEmpty == !planned && report["inSync"] as? Bool == true
             }
-            #expect(agrees, "seed \(random.seed) after \(sent) keys: \(status.stdout)")
-            #expect(try pane.pid(of: "notif") > 0, "seed \(random.seed): the page is gone after \(sent) keys")
+            #expect(agrees, "seed \(seed) after \(sent) keys: \(status.stdout)")
+            #expect(try pane.pid(of: "notif") > 0, "seed \(seed): the page is gone after \(sent) keys")
         }
         try pane.resize(width: 80, height: 24)
         try pane.send(keys: ["C-c"])
         let (code, stty) = try pane.finished()
-        #expect(code == 0, "seed \(random.seed)")
+        #expect(code == 0, "seed \(seed)")
         #expect(isSane(stty))
-        print("figures: key fuzzing (real page in tmux): \(total) random keys with resizes, seed \(random.seed); held")
+        print("figures: key fuzzing (real page in tmux): \(total) random keys with resizes, seed \(seed); held")
     }
 }

@@ -43,9 +43,12 @@ struct TestUser {
                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], input: input, timeout: timeout)
     }
 
+    /// The user's crontab ("" when there is none); a failure to read it is an error, never "".
     func crontab() throws -> String {
         let result = try EndToEndTests.run(["crontab", "-l", "-u", name], environment: ["PATH": "/usr/bin:/bin"])
-        return result.status == 0 ? result.stdout : ""
+        if result.status == 0 { return result.stdout }
+        guard result.stderr.contains("no crontab for") else { throw E2EFailure("crontab -l -u \(name): \(result)") }
+        return ""
     }
 
     func setCrontab(_ text: String) throws {
