@@ -49,6 +49,9 @@ public protocol ProcessRunner: Sendable {
     /// Runs `argv` (looked up in PATH) to completion or `timeout` seconds, with `input` on stdin
     /// (or /dev/null) and `environment` changes (nil removes a variable).
     func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult
+    /// Runs `argv` with the file at `path` as its stdin (a requirement, so callers holding any
+    /// runner reach the real one's version, which hands the child the file itself).
+    func run(_ argv: [String], stdinFile path: String, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult
 }
 
 extension ProcessRunner {
