@@ -42,6 +42,23 @@ import TestSupport
         }
     }
 
+    /// Small objects are checked by a scan and big ones by a set: a repeat is found either way,
+    /// wherever it is, and distinct keys are never taken for repeats.
+    @Test(arguments: [2, JSONParser.scannedKeys, JSONParser.scannedKeys + 1, 100])
+    func repeatedKeysAreFoundInObjectsOfAnySize(count: Int) throws {
+        let keys = (0..<count).map { "\"k\($0)\": \($0)" }
+        let distinct = try JSONParser.parse("{" + keys.joined(separator: ", ") + "}")
+        #expect(distinct.objectMembers?.count == count)
+        for repeated in [0, count - 1] {
+            let text = "{" + (keys + ["\"k\(repeated)\": true"]).joined(separator: ", ") + "}"
+            #expect {
+                try JSONParser.parse(text)
+            } throws: { error in
+                "\(error)".contains("\"k\(repeated)\" appears twice")
+            }
+        }
+    }
+
     @Test func errorsSayWhere() {
         do {
             _ = try JSONParser.parse("{\n  \"a\": tru\n}")

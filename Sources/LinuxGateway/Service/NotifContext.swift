@@ -30,14 +30,23 @@ public struct NotifContext: Sendable {
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
         probe: @escaping @Sendable () -> SchedulerProbe, executable: String
     ) {
+        self.init(paths: paths, clock: clock, zoneSource: Lazy(zone), runner: runner, lookup: lookup,
+                  forcedScheduler: forcedScheduler, probe: probe, executableSource: Lazy(executable))
+    }
+
+    private init(
+        paths: NotifPaths, clock: any Clock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
+        lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
+        probe: @escaping @Sendable () -> SchedulerProbe, executableSource: Lazy<String>
+    ) {
         self.paths = paths
         self.clock = clock
-        self.zoneSource = Lazy(zone)
+        self.zoneSource = zoneSource
         self.runner = runner
         self.lookup = lookup
         self.forcedScheduler = forcedScheduler
         self.probe = probe
-        self.executableSource = Lazy(executable)
+        self.executableSource = executableSource
     }
 
     /// The real machine: the process environment, system clock and zone, spawned processes.
@@ -45,19 +54,17 @@ public struct NotifContext: Sendable {
         let lookup: @Sendable (String) -> String? = { Posix.environment($0) }
         let paths = NotifPaths.fromEnvironment(lookup)
         let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
-        var context = NotifContext(
+        // The zone and the binary's path are looked up only when needed (the page's first frame
+        // needs neither; only scheduled entries need the path).
+        return NotifContext(
             paths: paths,
             clock: SystemClock(),
-            zone: .utc,
+            zoneSource: Lazy { SystemTimeZone.current(environment: lookup("TZ")) },
             runner: SpawnProcessRunner(),
             lookup: lookup,
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
-            executable: "")
-        context.zoneSource = Lazy { SystemTimeZone.current(environment: lookup("TZ")) }
-        // Only scheduled entries need the binary's path: looked up when one is written.
-        context.executableSource = Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" }
-        return context
+            executableSource: Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" })
     }
 
     public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }

@@ -10,6 +10,8 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 /// a nesting limit, and a clear position for every error.
 public struct JSONParser {
     public static let maximumDepth = 64
+    /// Objects up to this many members are checked for repeated keys by a scan.
+    static let scannedKeys = 16
 
     private let bytes: [UInt8]
     private var index = 0
@@ -93,7 +95,9 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [JSONMember] = []
-        var keys = Set<String>()
+        // Duplicate keys: a scan is enough for the small objects notif reads; a set only for
+        // big ones (which also keeps Set's start-up cost off the page's first frame).
+        var keys: Set<String>?
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -105,7 +109,14 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyStart = index
             let key = try parseString()
-            if !keys.insert(key).inserted {
+            let repeated: Bool
+            if members.count < Self.scannedKeys {
+                repeated = members.contains { $0.key == key }
+            } else {
+                if keys == nil { keys = Set(members.map(\.key)) }
+                repeated = !keys!.insert(key).inserted
+            }
+            if repeated {
                 index = keyStart
                 throw error("the key \(TerminalText.quoted(key)) appears twice")
             }
