@@ -41,29 +41,15 @@ public struct SpawnProcessRunner: ProcessRunner {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         let cEnv = environment.isEmpty ? nil : Self.environment(applying: environment)
         defer { cEnv?.forEach { free($0) } }
 
         var pid: pid_t = 0
-        let rc: Int32
-        if let cEnv {
-            rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
-        } else {
-            rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, environ)
+        let rc = withOwnGroupSpawnAttributes { attributes in
+            if let cEnv { posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv) }
+            else { posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, environ) }
         }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if rc != 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxGateway
 import TestSupport
 import Testing
 
@@ -17,17 +18,6 @@ struct RawChild {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
             let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (i, byte) in bytes.enumerated() { pointer[i] = CChar(bitPattern: byte) }
@@ -40,7 +30,7 @@ struct RawChild {
             for p in cArgs + cEnv { p?.deallocate() }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, cArgs[0]!, &actions, &attributes, cArgs, cEnv)
+        let rc = withOwnGroupSpawnAttributes { posix_spawn(&pid, cArgs[0]!, &actions, &$0, cArgs, cEnv) }
         guard rc == 0 else { throw E2EFailure("posix_spawn: \(String(cString: strerror(rc)))") }
         return RawChild(pid: pid, stdoutPath: out, stderrPath: err)
     }
