@@ -128,7 +128,7 @@ import Testing
             let colored = try pane.capture(colors: true)
             #expect(foregroundColours(in: colored).isEmpty, "colours with \(extra): \(foregroundColours(in: colored))")
             let plain = try pane.capture()
-            #expect(plain.contains("paused: Push Notifications is off"))
+            #expect(plain.contains("Paused: Push Notifications is off"))
             #expect(plain.contains("[ ] Push Notifications"))
             try pane.send("q")
             #expect(try pane.finished().status == 0)

@@ -5,26 +5,6 @@ import Testing
 /// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct RealSchedulerSwitchTests {
-    struct Places {
-        var cron: Bool
-        var systemd: Bool
-        var enabled: Bool
-        var embedded: Bool
-        var holders: [String] {
-            (cron ? ["cron"] : []) + (systemd || enabled ? ["systemd"] : []) + (embedded ? ["embedded"] : [])
-        }
-    }
-
-    func places(_ user: TestUser) throws -> Places {
-        let units = user.home + "/.config/systemd/user"
-        return Places(
-            cron: try user.crontab().contains("deliver tips-and-updates"),
-            systemd: FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.timer")
-                || FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.service"),
-            enabled: (try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/notif-tips-and-updates.timer")) != nil,
-            embedded: FileManager.default.fileExists(atPath: user.stateDir + "/embedded/tips-and-updates"))
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
         let user = try TestUser.make("notif-tswitch")
@@ -34,14 +14,14 @@ struct RealSchedulerSwitchTests {
         try user.setCrontab(mine)
         _ = try user.run([binary, "permission", "grant"], ["NOTIF_SCHEDULER": "cron"])
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
-        #expect(try places(user).holders == ["cron"])
+        #expect(try ReminderPlaces.of(user).holders == ["cron"])
         #expect(try user.crontab().contains("@reboot '\(sandbox.path)/my bin 100\\%/notif' deliver --catch-up tips-and-updates"))
 
         for scheduler in ["embedded", "systemd", "cron", "systemd", "embedded", "cron"] {
             let env = ["NOTIF_SCHEDULER": scheduler]
             let apply = try user.run([binary, "apply"], env)
             #expect(apply.status == 0, "\(scheduler): \(apply)")
-            let now = try places(user)
+            let now = try ReminderPlaces.of(user)
             #expect(now.holders == [scheduler], "\(scheduler): \(now) \(apply)")
             if scheduler == "systemd" { #expect(now.systemd && now.enabled) }
             #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\n")
@@ -54,7 +34,7 @@ struct RealSchedulerSwitchTests {
             if scheduler != "cron" { #expect(try user.crontab() == mine) }
         }
         #expect(try user.run([binary, "set", "tips-and-updates", "off"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
-        #expect(try places(user).holders.isEmpty)
+        #expect(try ReminderPlaces.of(user).holders.isEmpty)
         #expect(try user.crontab() == mine)
     }
 

@@ -83,12 +83,12 @@ import SharedLogic
         s.press(.right)
         #expect(s.state.preferences.pushNotifications)
         let canvas = s.canvas
-        #expect(canvas.text.contains("[x] Tips & Updates       daily at 09:00"))
+        #expect(canvas.text.contains("[x] Tips & Updates       Daily at 09:00"))
         s.press(.left)
         let off = s.canvas
         assertSnapshot(off, named: "page-master-off")
         let tipsRow = try! #require(off.row(containing: "Tips & Updates"))
-        #expect(off.text(ofRow: tipsRow).contains("paused: Push Notifications is off"), "disabled shows without colour")
+        #expect(off.text(ofRow: tipsRow).contains("Paused: Push Notifications is off"), "disabled shows without colour")
         #expect(off[tipsRow, PageScreen.switchColumn].role == .disabled)
         #expect(off.text.contains("Next reminder: none — off (Push Notifications is off)"))
     }

@@ -30,12 +30,12 @@ public enum PageRow: Int, CaseIterable, Sendable {
     /// A short description shown beside the switch.
     public var detail: String {
         switch self {
-        case .pushNotifications: return "master switch"
-        case .tipsAndUpdates: return "daily at \(LocalReminders.tipsAndUpdates.time)"
-        case .queueAlerts: return "when your turn comes up"
-        case .promotions: return "offers and news"
+        case .pushNotifications: return "Master switch"
+        case .tipsAndUpdates: return "Daily at \(LocalReminders.tipsAndUpdates.time)"
+        case .queueAlerts: return "When your turn comes up"
+        case .promotions: return "Offers and news"
         case .sound: return ""
-        case .vibration: return "where the device supports it"
+        case .vibration: return "Where the device supports it"
         }
     }
 }

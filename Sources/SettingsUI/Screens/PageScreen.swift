@@ -93,7 +93,7 @@ public enum PageScreen {
             detail = row.detail
             if row == .tipsAndUpdates && p.mode == .account { detail = "Guest feature" }
         }
-        if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "paused: Push Notifications is off" }
+        if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "Paused: Push Notifications is off" }
         canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode), row: y, column: detailColumn,
                    role: enabled ? .dim : .disabled)
         canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))

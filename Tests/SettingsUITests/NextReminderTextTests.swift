@@ -1,0 +1,50 @@
+import SharedLogic
+import Testing
+@testable import SettingsUI
+
+/// The words after `Next reminder:` for every reason a reminder is or is not coming.
+@Suite struct NextReminderTextTests {
+    static let nine = LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)
+
+    static func wanted(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> NotificationPreferences {
+        var preferences = NotificationPreferences()
+        preferences.tipsAndUpdates = true
+        preferences.permission = .granted
+        change(&preferences)
+        return preferences
+    }
+
+    static let installed = SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: ["tips-and-updates": nine])
+
+    @Test func anInstalledReminderShowsItsNextLocalTime() {
+        #expect(NextReminderText.describe(Self.wanted(), Self.installed) == "Mon 30 Nov 09:00")
+    }
+
+    @Test(arguments: [
+        (wanted { $0.tipsAndUpdates = false }, "none — off (Tips & Updates is off)"),
+        (wanted { $0.pushNotifications = false }, "none — off (Push Notifications is off)"),
+        (wanted { $0.permission = .denied }, "none — notifications are blocked (press p to change)"),
+        (wanted { $0.permission = .notDetermined }, "none — permission needed (press p)"),
+        (wanted { $0.mode = .account }, "none — Account project (reminders are a Guest feature)"),
+    ])
+    func whatTheSettingsBlockIsNamed(preferences: NotificationPreferences, expected: String) {
+        #expect(NextReminderText.describe(preferences, Self.installed) == expected)
+    }
+
+    @Test func noSchedulerAvailableIsSaid() {
+        let none = SchedulerStatus(scheduler: nil, installed: nil, warnings: ["no scheduler"], checked: true)
+        #expect(NextReminderText.describe(Self.wanted(), none) == "none — no scheduler available")
+        #expect(NextReminderText.describe(Self.wanted(), none, unicode: false) == "none - no scheduler available")
+    }
+
+    @Test func wantedButNotInstalledIsNotScheduledYet() {
+        let missing = SchedulerStatus(scheduler: "cron", installed: [], nextFire: ["tips-and-updates": Self.nine])
+        #expect(NextReminderText.describe(Self.wanted(), missing) == "none — not scheduled yet")
+    }
+
+    @Test func beforeTheSchedulerIsLookedAtItSaysChecking() {
+        let unchecked = SchedulerStatus(checked: false)
+        #expect(NextReminderText.describe(Self.wanted(), unchecked) == "checking…")
+        #expect(NextReminderText.describe(Self.wanted(), unchecked, unicode: false) == "checking...")
+    }
+}
