@@ -51,12 +51,20 @@ import Testing
 @Suite struct CommandLineBehaviourTests {
     @Test func setSavesEvenWithoutPermissionAndSaysHowToGrant() throws {
         let sandbox = Sandbox()
-        let result = try sandbox.notif(["set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"])
+        let env = ["NOTIF_SCHEDULER": "embedded"]
+        let entry = sandbox.stateDir + "/embedded/tips-and-updates"
+        let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("notif permission grant"))
+        #expect(!FileManager.default.fileExists(atPath: entry), "scheduled before permission was decided")
+        // Granting schedules it: the check above can see an entry.
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(FileManager.default.fileExists(atPath: entry))
+        #expect(try sandbox.notif(["permission", "deny"], env).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: entry))
         let settings = try #require(sandbox.read(sandbox.settingsPath))
         #expect(settings.contains("\"tipsAndUpdates\": true"))
-        #expect(settings.contains("\"permission\": \"notDetermined\""))
+        #expect(settings.contains("\"permission\": \"denied\""))
         let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.settingsPath)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
         let dirAttributes = try FileManager.default.attributesOfItem(atPath: sandbox.configDir)

@@ -282,7 +282,7 @@ struct BadSettings: Sendable, CustomTestStringConvertible {
 /// as a throwaway user.
 @Suite(.enabled(if: isRoot, "needs root to make a throwaway user"))
 struct ReliabilityPermissionTests {
-    @Test func unreadableFileAndReadOnlyDirectory() throws {
+    @Test func unreadableFileUnreadableDirectoryAndReadOnlyDirectory() throws {
         let user = try TestUser.make("notif-trperm")
         defer { deleteUser(user) }
         let env = ["NOTIF_SCHEDULER": "embedded"]
@@ -308,6 +308,16 @@ struct ReliabilityPermissionTests {
         #expect(status.status == 0 && status.stdout.contains("bell"), "\(status)")
         let set = try user.run([binary, "set", "sound", "chime"], env)
         #expect(set.status == 1 && set.stderr.contains("nothing was changed") && set.stderr.contains(dir), "\(set)")
+        #expect(fileBytes(user.settingsPath) == original)
+
+        // A directory it cannot enter: every command exits 1 naming a path inside it, nothing changes.
+        chmod(dir, 0o000)
+        for args in ReliabilityBadInputTests.commands {
+            let result = try user.run([binary] + args, env)
+            #expect(result.status == 1, "\(args): \(result)")
+            #expect(result.stderr.contains(dir + "/") && result.stderr.contains("Permission denied"), "\(args): \(result)")
+        }
+        chmod(dir, 0o700)
         #expect(fileBytes(user.settingsPath) == original)
 
         // ... and a corrupt file there cannot be moved aside: exit 1, naming it, bytes kept.
