@@ -101,6 +101,42 @@ import Testing
         #expect(try pane.finished().status == 0)
     }
 
+    @Test func togglingTipsAndAllowingSchedulesTheReminder() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox, ["NOTIF_SCHEDULER": "embedded"])))
+        try pane.waitFor("Scheduler: embedded")
+        try pane.send("Down", "Space")
+        try pane.waitFor("Allow notifications?")
+        try pane.send("a")
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
+        #expect(FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates"))
+        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"permission\": \"granted\"") == true)
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    /// Clicks from the real terminal: on a row (it toggles, asking first), on the prompt's
+    /// Allow button, then on the row again (it turns off).
+    @Test func mouseClicksOnARowAndOnThePromptsButton() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox, ["NOTIF_SCHEDULER": "embedded"])))
+        try pane.waitFor("Scheduler: embedded")
+        let tips = try #require(try pane.position(of: "Tips & Updates"))
+        try pane.click(row: tips.row, column: tips.column + 2)
+        try pane.waitFor("Allow notifications?")
+        let allow = try #require(try pane.position(of: "Allow ]") ?? pane.position(of: "Allow"))
+        try pane.click(row: allow.row, column: allow.column + 1)
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
+        #expect(FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates"))
+        try pane.click(row: tips.row, column: tips.column + 2)
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains("Tips & Updates is off") }
+        #expect(waitUntil(5) { !FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates") })
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func helpHistoryAndTestFromThePage() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

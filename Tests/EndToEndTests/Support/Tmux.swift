@@ -39,6 +39,24 @@ final class TmuxPane {
         _ = try tmux(["send-keys", "-t", "0"] + keys)
     }
 
+    /// A left click at a 0-based cell, as the terminal reports it: press then release, in the
+    /// X10 encoding tmux-256color's `kmous` names (`ESC [ M` and three bytes of 32 + value).
+    func click(row: Int, column: Int) throws {
+        precondition(row < 94 && column < 94, "X10 mouse reports stop at 94")
+        let hex = { (bytes: [Int]) in bytes.map { String($0, radix: 16) } }
+        for button in [0, 3] {
+            _ = try tmux(["send-keys", "-t", "0", "-H"] + hex([0x1b, 0x5b, 0x4d, 32 + button, 33 + column, 33 + row]))
+        }
+    }
+
+    /// Where `text` first shows on the screen (0-based row and column), if it does.
+    func position(of text: String) throws -> (row: Int, column: Int)? {
+        for (row, line) in try capture().components(separatedBy: "\n").enumerated() {
+            if let range = line.range(of: text) { return (row, line.distance(from: line.startIndex, to: range.lowerBound)) }
+        }
+        return nil
+    }
+
     func capture(colors: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", "0"] + (colors ? ["-e"] : [])).stdout
     }
