@@ -143,6 +143,7 @@ public final class CursesTerminal {
             switch result {
             case OK:
                 idleReadable = 0
+                if value == 27 && dropUnknownSequence() { return .nothing }
                 return KeyDecoder.character(UInt32(value)).map { .action(.key($0)) } ?? .nothing
             case KEY_CODE_YES:
                 idleReadable = 0
@@ -169,6 +170,38 @@ public final class CursesTerminal {
             // nothing decoded means a terminal that only ever reads empty: end, never spin.
             idleReadable = fds[0].revents & Int16(POLLIN) != 0 ? idleReadable + 1 : 0
             if idleReadable > 100 { return .endOfInput }
+        }
+    }
+
+    /// After an ESC that ncurses matched to no key: when a CSI (`ESC [` parameters, final byte)
+    /// or SS3 (`ESC O` x) sequence follows, it is a key this terminal's entry does not name, so
+    /// it is read and dropped (true) rather than taken for Escape, which would close the page.
+    /// Anything else is put back and the ESC stays a press of Escape (false).
+    private func dropUnknownSequence() -> Bool {
+        // The next character already waiting; a decoded key (KEY_CODE_YES) is put back whole.
+        func waiting() -> wint_t? {
+            var next: wint_t = 0
+            switch wget_wch(notif_stdscr(), &next) {
+            case OK: return next
+            case KEY_CODE_YES: ungetch(Int32(next)); return nil
+            default: return nil
+            }
+        }
+        switch waiting() {
+        case wint_t(UInt8(ascii: "["))?:
+            // Parameter and intermediate bytes (0x20–0x3F), up to the final byte (0x40–0x7E).
+            for _ in 0..<32 {
+                guard let next = waiting(), (0x20...0x3F).contains(next) else { break }
+            }
+            return true
+        case wint_t(UInt8(ascii: "O"))?:
+            _ = waiting()
+            return true
+        case let other?:
+            unget_wch(wchar_t(bitPattern: other))
+            return false
+        case nil:
+            return false
         }
     }
 

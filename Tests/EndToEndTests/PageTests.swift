@@ -137,6 +137,30 @@ import Testing
         #expect(try pane.finished().status == 0)
     }
 
+    /// Sequences the terminal entry names no key for (a modified key, an SGR mouse report, an
+    /// unknown SS3) are dropped, not taken for Escape: the page stays, nothing changes, and the
+    /// keys after them, Escape included, still work.
+    @Test func unknownEscapeSequencesAreIgnored() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox, ["NOTIF_SCHEDULER": "embedded"])))
+        try pane.waitFor("Scheduler: embedded")
+        let before = sandbox.read(sandbox.settingsPath)
+        for sequence in ["\u{1b}[99~", "\u{1b}[1;5P", "\u{1b}[<0;5;5M", "\u{1b}OZ", "\u{1b}[200~"] {
+            try pane.send(bytes: Array(sequence.utf8))
+        }
+        // Down comes after them in the input: once the focus has moved, they have been read.
+        try pane.send("Down")
+        try pane.waitFor("› [ ] Tips & Updates")
+        #expect(sandbox.read(sandbox.settingsPath) == before)
+        try pane.send("Space")
+        try pane.waitFor("Allow notifications?")
+        try pane.send("Escape")
+        try pane.waitForAbsence("Allow notifications?")
+        try pane.send("Escape")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func helpHistoryAndTestFromThePage() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

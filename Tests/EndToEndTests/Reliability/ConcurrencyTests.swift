@@ -29,10 +29,12 @@ struct ConcurrencyTests {
         let work = sandbox.path + "/conc"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         chmod(work, 0o777)
-        // The page is the writer of Push Notifications; these processes write the rest.
-        let writers: [(setting: String, values: [String])] = [
-            ("tips-and-updates", ["on", "off"]), ("queue-alerts", ["off", "on"]), ("promotions", ["on", "off"]),
-            ("vibration", ["off", "on"]), ("sound", ["chime", "bell", "silent", "default"]),
+        // The page is the writer of Push Notifications; these processes write the rest, the
+        // permission included (with apply and status, 8 processes beside the page).
+        let writers: [(setting: String, command: String, values: [String])] = [
+            ("tips-and-updates", "set tips-and-updates", ["on", "off"]), ("queue-alerts", "set queue-alerts", ["off", "on"]),
+            ("promotions", "set promotions", ["on", "off"]), ("vibration", "set vibration", ["off", "on"]),
+            ("sound", "set sound", ["chime", "bell", "silent", "default"]), ("permission", "permission", ["deny", "grant"]),
         ]
         // Each loop marks its end with a file: the shell's `wait` would need SIGCHLD, which the
         // test process's threads block and its children inherit.
@@ -40,7 +42,7 @@ struct ConcurrencyTests {
         for writer in writers {
             script += "( i=0; while [ $(date +%s) -lt $end ]; do set -- \(writer.values.map { "'\($0)'" }.joined(separator: " ")); "
                 + "n=$(( i % $# + 1 )); eval val=\\${$n}; "
-                + "'\(binary)' set \(writer.setting) $val >/dev/null 2>&1 && echo $val > '\(work)/\(writer.setting)'; i=$((i+1)); done; "
+                + "'\(binary)' \(writer.command) $val >/dev/null 2>&1 && echo $val > '\(work)/\(writer.setting)'; i=$((i+1)); done; "
                 + "touch '\(work)/done-\(writer.setting)' ) &\n"
         }
         script += "( while [ $(date +%s) -lt $end ]; do '\(binary)' apply >/dev/null 2>&1; done; touch '\(work)/done-apply' ) &\n"
@@ -76,11 +78,16 @@ struct ConcurrencyTests {
         // Each writer's setting ends at its last completed write.
         let document = try #require(try JSONSerialization.jsonObject(with: Data((user.read(user.settingsPath) ?? "").utf8)) as? [String: Any])
         let keys = ["tips-and-updates": "tipsAndUpdates", "queue-alerts": "queueAlerts", "promotions": "promotions",
-                    "vibration": "vibration", "sound": "sound"]
+                    "vibration": "vibration", "sound": "sound", "permission": "permission"]
         for writer in writers {
             let last = try String(contentsOfFile: work + "/" + writer.setting, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let saved = document[keys[writer.setting]!]
-            let matches = writer.setting == "sound" ? (saved as? String) == last : (saved as? Bool) == (last == "on")
+            let matches: Bool
+            switch writer.setting {
+            case "sound": matches = (saved as? String) == last
+            case "permission": matches = (saved as? String) == (last == "grant" ? "granted" : "denied")
+            default: matches = (saved as? Bool) == (last == "on")
+            }
             #expect(matches, "\(writer.setting): saved \(saved ?? "nil"), last write \(last)")
         }
         // The page's own writes are all there: Push Notifications flipped once per burst.
@@ -89,6 +96,7 @@ struct ConcurrencyTests {
         // The crontab matches the final settings after one more apply, and the page shows them.
         #expect(try user.run([binary, "apply"], env).status == 0)
         let planned = (document["pushNotifications"] as? Bool ?? false) && (document["tipsAndUpdates"] as? Bool ?? false)
+            && (document["permission"] as? String) == "granted"
         #expect(try user.crontab().contains("deliver tips-and-updates") == planned)
         let vibration = document["vibration"] as? Bool ?? true
         for (label, key) in [("Push Notifications", "pushNotifications"), ("Tips & Updates", "tipsAndUpdates"),

@@ -43,10 +43,14 @@ final class TmuxPane {
     /// X10 encoding tmux-256color's `kmous` names (`ESC [ M` and three bytes of 32 + value).
     func click(row: Int, column: Int) throws {
         precondition(row < 94 && column < 94, "X10 mouse reports stop at 94")
-        let hex = { (bytes: [Int]) in bytes.map { String($0, radix: 16) } }
         for button in [0, 3] {
-            _ = try tmux(["send-keys", "-t", "0", "-H"] + hex([0x1b, 0x5b, 0x4d, 32 + button, 33 + column, 33 + row]))
+            try send(bytes: [0x1b, 0x5b, 0x4d, UInt8(32 + button), UInt8(33 + column), UInt8(33 + row)])
         }
+    }
+
+    /// Sends raw bytes, as a terminal would (escape sequences tmux has no name for).
+    func send(bytes: [UInt8]) throws {
+        _ = try tmux(["send-keys", "-t", "0", "-H"] + bytes.map { String($0, radix: 16) })
     }
 
     /// Where `text` first shows on the screen (0-based row and column), if it does.
