@@ -118,7 +118,10 @@ struct RealCronDeliveryTests {
     @Test(.timeLimit(.minutes(3)))
     func cronDeliversAtNineExactlyOnceAndOnlyWhenTheSettingsSaySo() throws {
         let sandbox = Sandbox()
-        let binary = try NotifBinary.publicCopy(in: sandbox)
+        // The binary sits where quoting is hard: cron's %, the shell's quotes, $, backticks, ;
+        // and backslashes. Run by the real cron, it must run notif and nothing else (a command
+        // let loose would make `canary` in the user's home, cron's working directory).
+        let binary = try NotifBinary.publicCopy(in: sandbox, directory: #"it's "q" $HOME $(touch canary) `touch canary`; 100% \% & back\slash"#)
         let display = try VirtualDisplay()
         let cases = ["on", "off", "master", "denied", "stale", "late"]
         var users: [String: TestUser] = [:]
@@ -191,6 +194,9 @@ struct RealCronDeliveryTests {
         }
         for name in ["off", "master", "denied"] {
             #expect(log(name).isEmpty, "\(name) must not even have run")
+        }
+        for (name, user) in users {
+            #expect(!FileManager.default.fileExists(atPath: user.home + "/canary"), "\(name): the entry ran more than notif")
         }
         // A second delivery the same day (in the jobs' zone) shows nothing.
         let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": zones["on"]!]) { a, _ in a })

@@ -15,8 +15,8 @@ enum NotifBinary {
 
     /// A copy in a world-readable directory whose path holds a space and a `%`, so throwaway
     /// users can run it and every scheduler's quoting is exercised.
-    static func publicCopy(in sandbox: Sandbox) throws -> String {
-        let dir = sandbox.path + "/my bin 100%"
+    static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%") throws -> String {
+        let dir = sandbox.path + "/" + directory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let target = dir + "/notif"
         // Copied by `cp`, not in this process: a file this multi-threaded process held open for
