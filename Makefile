@@ -20,8 +20,9 @@ BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
 
+# Zero warnings is a rule: the test build fails on any.
 test: deps-test
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
 	$(SWIFT) build $(RELEASE)
 	scripts/check-release-zones $(RELEASE_BIN)
