@@ -4,8 +4,10 @@ SWIFT ?= swift
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man/man1
-# One static executable: no dynamic loading at start (see Performance in the README).
-RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable -Xcc -DNOTIF_STATIC_EXECUTABLE
+# One static executable (no dynamic loading at start; see Performance in the README), and
+# generic types' metadata through direct accessors instead of demangling names at run time.
+RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable -Xcc -DNOTIF_STATIC_EXECUTABLE \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.

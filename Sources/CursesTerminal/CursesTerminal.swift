@@ -102,6 +102,7 @@ public final class CursesTerminal {
         werase(screen)
         var run: [wchar_t] = []
         run.reserveCapacity(canvas.width)
+        let blank = wchar_t(UInt8(ascii: " "))
         let rows = min(canvas.height, Int(notif_lines()))
         for row in 0..<rows {
             var col = 0
@@ -116,7 +117,10 @@ public final class CursesTerminal {
                 }
                 // The bottom-right cell would scroll the screen; leave it out.
                 if row == canvas.height - 1 && col == canvas.width && !run.isEmpty { run.removeLast() }
-                wattrset(screen, Int32(bitPattern: palette.attributes(for: role)))
+                let attributes = palette.attributes(for: role)
+                // werase left blanks in plain attributes: such a run is already there.
+                if attributes == notif_a_normal() && run.allSatisfy({ $0 == blank }) { continue }
+                wattrset(screen, Int32(bitPattern: attributes))
                 _ = mvwaddnwstr(screen, Int32(row), Int32(start), run, Int32(run.count))
             }
         }
