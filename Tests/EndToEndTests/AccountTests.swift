@@ -51,6 +51,37 @@ import Testing
         #expect(server.requests().filter { $0["method"] as? String == "POST" }.count == 2)
     }
 
+    /// The page and `notif daemon` retry a pending registration when they start.
+    @Test(arguments: ["page", "daemon"])
+    func aPendingRegistrationIsRetriedWhenThePageOrTheDaemonStarts(starter: String) throws {
+        let sandbox = Sandbox()
+        let server = try AccountServer(script: ["register": [500, 201]])
+        _ = try login(sandbox, server)
+        #expect(try sandbox.notif(["account", "status"]).stdout.contains("pending"))
+        let posts = { server.requests().filter { $0["method"] as? String == "POST" }.count }
+        let env = ["NOTIF_SCHEDULER": "embedded"]
+        var pane: TmuxPane?
+        var daemon: DaemonProcess?
+        if starter == "page" {
+            pane = try TmuxPane(notifCommand(env: sandbox.environment(env.merging(["TERM": "tmux-256color"]) { a, _ in a })))
+        } else {
+            daemon = try DaemonProcess([NotifBinary.path, "daemon", "--poll-interval", "10"], environment: sandbox.environment(env),
+                                       outputIn: sandbox.path)
+        }
+        #expect(waitUntil(15) { posts() == 2 }, "\(starter) did not retry the registration: \(posts()) POSTs")
+        #expect(waitUntil(5) { (try? sandbox.notif(["account", "status"]).stdout.contains("registered")) == true })
+        if let pane {
+            try pane.send("q")
+            #expect(try pane.finished().status == 0)
+        }
+        if let daemon {
+            #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+            daemon.send(SIGTERM)
+            #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+        }
+        #expect(posts() == 2)
+    }
+
     @Test func aNewAuthTokenRegistersAgain() throws {
         let sandbox = Sandbox()
         let server = try AccountServer()
