@@ -34,7 +34,8 @@ import Testing
         let install = try sandbox.notif(["daemon", "--install-autostart"])
         #expect(install.status == 0 && install.stdout.contains(file), "\(install)")
         let text = try #require(sandbox.read(file))
-        #expect(text.contains("\nExec=\(NotifBinary.path) daemon\n"), "\(text)")
+        // HOME here is not the account's, so it goes with the entry (the login session's is).
+        #expect(text.contains("\nExec=/usr/bin/env HOME=\(sandbox.path)/home \(NotifBinary.path) daemon\n"), "\(text)")
         let validate = try run(["desktop-file-validate", file], environment: ["PATH": "/usr/bin:/bin"])
         #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
         #expect(try sandbox.notif(["daemon", "--install-autostart"]).stdout.contains("already in place"))

@@ -14,6 +14,8 @@ struct ServiceFixture {
     var clock: any Clock
     var zone = systemZone("Europe/Berlin")
     var environment: [String: String] = [:]
+    /// The password database's home (what HOME is in a job); nil as if unknown.
+    var accountHome: String?
     var notifyFails = false
     /// When set, `crontab` is not installed.
     let crontabMissing = Flag()
@@ -41,11 +43,14 @@ struct ServiceFixture {
     var context: NotifContext {
         let env = environment
         let probe = self.probe
-        return NotifContext(
+        let accountHome = self.accountHome
+        var context = NotifContext(
             paths: scratch.paths, clock: clock, zone: zone, runner: runner,
             lookup: { env[$0] }, forcedScheduler: scheduler,
             probe: { probe },
             executable: "/usr/local/bin/notif")
+        context.accountHome = { accountHome }
+        return context
     }
 
     var service: ReminderService { ReminderService(context: context) }
@@ -76,6 +81,22 @@ struct ServiceFixture {
         let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
         #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "tips-and-updates"])
         #expect(entry.catchUpCommand == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--catch-up", "tips-and-updates"])
+    }
+
+    /// Jobs start with the password database's HOME: another HOME in effect now goes with the
+    /// entry (so it reads the same settings); the usual one, or an unknown one, does not.
+    @Test(arguments: [
+        ("/srv/elsewhere", "/home/alice", ["/usr/bin/env", "HOME=/srv/elsewhere", "XDG_STATE_HOME=/srv/state"]),
+        ("/home/alice", "/home/alice", ["/usr/bin/env", "XDG_STATE_HOME=/srv/state"]),
+        ("/srv/elsewhere", nil, ["/usr/bin/env", "XDG_STATE_HOME=/srv/state"]),
+        ("relative", "/home/alice", ["/usr/bin/env", "XDG_STATE_HOME=/srv/state"]),
+    ] as [(String, String?, [String])])
+    func aHomeOtherThanTheAccountsTravelsWithTheEntry(home: String, accountHome: String?, prefix: [String]) throws {
+        var fixture = ServiceFixture()
+        fixture.environment = ["HOME": home, "XDG_STATE_HOME": "/srv/state"]
+        fixture.accountHome = accountHome
+        let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
+        #expect(entry.command == prefix + ["/usr/local/bin/notif", "deliver", "tips-and-updates"])
     }
 
     @Test func deliversOncePerLocalDay() throws {

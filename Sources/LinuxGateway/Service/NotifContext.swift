@@ -18,6 +18,9 @@ public struct NotifContext: Sendable {
     /// `--scheduler` / `NOTIF_SCHEDULER`, when given.
     public var forcedScheduler: SchedulerKind?
     public var probe: @Sendable () -> SchedulerProbe
+    /// The home directory the password database gives this user: what cron, systemd and a
+    /// desktop login set HOME to. nil when unknown (and in tests, unless they set it).
+    public var accountHome: @Sendable () -> String? = { nil }
     /// The absolute path scheduled entries run.
     public var executable: String {
         get { executableSource.value }
@@ -56,7 +59,7 @@ public struct NotifContext: Sendable {
         let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
         // The zone and the binary's path are looked up only when needed (the page's first frame
         // needs neither; only scheduled entries need the path).
-        return NotifContext(
+        var context = NotifContext(
             paths: paths,
             clock: SystemClock(),
             zoneSource: Lazy { SystemTimeZone.current(environment: lookup("TZ")) },
@@ -65,6 +68,8 @@ public struct NotifContext: Sendable {
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
             executableSource: Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" })
+        context.accountHome = { Posix.currentUser().home }
+        return context
     }
 
     public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }

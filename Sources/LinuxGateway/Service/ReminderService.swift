@@ -43,7 +43,13 @@ public struct ReminderService: Sendable {
     /// `/usr/bin/env`, since schedulers and session managers start programs without them.
     public func command(_ arguments: [String]) -> [String] {
         var command: [String] = []
-        let carried = ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
+        // Where notif's files are: a HOME other than the one jobs get (the password database's),
+        // and XDG directories, go with the entry so it reads the same files.
+        var carried: [String] = []
+        if let home = context.lookup("HOME"), home.hasPrefix("/"), let jobHome = context.accountHome(), home != jobHome {
+            carried.append("HOME=\(home)")
+        }
+        carried += ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
         let executable = context.executable
