@@ -23,15 +23,17 @@ run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
 
 # Zero warnings is a rule: the test build fails on any.
+STRICT := -Xswiftc -warnings-as-errors
+
 test: deps-test
-	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
 	$(SWIFT) build $(RELEASE)
 	scripts/check-release-zones $(RELEASE_BIN)
 
 # The long versions of the reliability suites (kills, fuzzing, concurrency): not part of `make test`.
 soak: deps-test
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(STRICT)
 	NOTIF_SOAK=1 $(SWIFT) test --skip-build --filter 'Reliability|CrashSafety|Concurrency|TerminalReliability|PageFuzz|KeyFuzz'; status=$$?; \
 	  scripts/cleanup-test-users; exit $$status
 
