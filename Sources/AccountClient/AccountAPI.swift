@@ -15,11 +15,10 @@ public struct AccountAPI: Sendable {
 
     /// `POST /api/v1/app/device-tokens` with `{"token", "platform": "linux", "appVersion"}`.
     public func register(deviceToken: String, authToken: String, appVersion: String) throws(AccountError) {
-        var body = "{\"token\":"
-        JSONWriter.appendQuoted(deviceToken, into: &body)
-        body += ",\"platform\":\"linux\",\"appVersion\":"
-        JSONWriter.appendQuoted(appVersion, into: &body)
-        body += "}"
+        let body = JSONWriter.compact(.object([
+            JSONMember("token", .string(deviceToken)), JSONMember("platform", .string("linux")),
+            JSONMember("appVersion", .string(appVersion)),
+        ]))
         let response = try transport.send(HTTPRequest(
             method: "POST", url: server.endpoint(Self.deviceTokensPath),
             headers: headers(authToken) + ["Content-Type: application/json"], body: Array(body.utf8)))

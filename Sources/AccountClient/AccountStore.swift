@@ -48,10 +48,7 @@ public struct AccountStore: Sendable {
             throw FileError("read", "/dev/urandom")
         }
         close(fd)
-        let token = "notif-linux-" + bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        let token = "notif-linux-" + Hex.lowercase(bytes)
         try state.write(Self.deviceTokenFile, token + "\n")
         return token
     }

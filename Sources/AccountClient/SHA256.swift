@@ -46,10 +46,7 @@ public enum SHA256 {
     }
 
     public static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        Hex.lowercase(digest(Array(text.utf8)))
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

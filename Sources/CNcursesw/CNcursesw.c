@@ -40,7 +40,6 @@ attr_t notif_a_normal(void) { return A_NORMAL; }
 attr_t notif_a_bold(void) { return A_BOLD; }
 attr_t notif_a_reverse(void) { return A_REVERSE; }
 attr_t notif_a_dim(void) { return A_DIM; }
-attr_t notif_a_underline(void) { return A_UNDERLINE; }
 attr_t notif_color_pair(short pair) { return COLOR_PAIR(pair); }
 
 int notif_start_headless(const char *term, int height, int width) {

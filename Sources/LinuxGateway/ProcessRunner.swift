@@ -61,9 +61,17 @@ extension ProcessRunner {
 
     /// Runs `argv` with the file at `path` as its stdin. The real runner hands the child the
     /// file itself, so the child reads all of it even if this process dies meanwhile; this
-    /// default (for runners that only record or redirect) passes the file's bytes.
+    /// default (for runners that only record or redirect) passes the file's bytes. A file it
+    /// cannot read fails the run: an empty stdin would be taken for an empty table.
     public func run(_ argv: [String], stdinFile path: String, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
-        let bytes = (try? FileIO.read(path, limit: 64 << 20)) ?? nil
-        return try run(argv, input: bytes ?? [], environment: environment, timeout: timeout)
+        let read: [UInt8]?
+        do {
+            read = try FileIO.read(path, limit: 64 << 20)
+        } catch {
+            throw SpawnError(program: argv[0], code: error.code == ENOENT ? EIO : error.code)
+        }
+        // (ENOENT would read as "not installed", which is about the program, not this file.)
+        guard let bytes = read else { throw SpawnError(program: argv[0], code: EIO) }
+        return try run(argv, input: bytes, environment: environment, timeout: timeout)
     }
 }

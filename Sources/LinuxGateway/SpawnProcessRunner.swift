@@ -6,6 +6,10 @@ import Storage
 public struct SpawnProcessRunner: ProcessRunner {
     /// Output beyond this many bytes per stream is dropped (the child is not blocked).
     public static let outputLimit = 16 << 20
+    /// Where `notif account login` may find the auth token.
+    public static let authTokenVariable = "NOTIF_AUTH_TOKEN"
+    /// Secrets notif may be given in its environment; no program it starts inherits them.
+    public static let withheldVariables = [authTokenVariable]
 
     public init() {}
 
@@ -43,14 +47,13 @@ public struct SpawnProcessRunner: ProcessRunner {
 
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
-        let cEnv = environment.isEmpty ? nil : Self.environment(applying: environment)
-        defer { cEnv?.forEach { free($0) } }
+        var changes = environment
+        for name in Self.withheldVariables { changes.updateValue(nil, forKey: name) }
+        let cEnv = Self.environment(applying: changes)
+        defer { cEnv.forEach { free($0) } }
 
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { attributes in
-            if let cEnv { posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv) }
-            else { posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, environ) }
-        }
+        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if rc != 0 {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])

@@ -119,7 +119,7 @@ struct AccountCommands {
 
     /// NOTIF_AUTH_TOKEN, else stdin: piped, or typed with echo off.
     func readToken() -> String? {
-        if let token = Posix.environment("NOTIF_AUTH_TOKEN"), !token.isEmpty { return token }
+        if let token = Posix.environment(SpawnProcessRunner.authTokenVariable), !token.isEmpty { return token }
         if isatty(0) != 0 {
             output.err("Auth token (not shown): ")
             var settings = termios()

@@ -69,7 +69,7 @@ import Testing
                                        outputIn: sandbox.path)
         }
         #expect(waitUntil(15) { posts() == 2 }, "\(starter) did not retry the registration: \(posts()) POSTs")
-        #expect(waitUntil(5) { (try? sandbox.notif(["account", "status"]).stdout.contains("registered")) == true })
+        #expect(waitUntil(5) { (try? sandbox.notif(["account", "status"]).stdout.contains("Device token: registered")) == true })
         if let pane {
             try pane.send("q")
             #expect(try pane.finished().status == 0)
@@ -272,16 +272,10 @@ struct AccountPushTests {
         _ = try user.run([binary, "permission", "grant"], env)
         let daemonEnv = user.environment(env)
         let assignments = daemonEnv.keys.sorted().map { "\($0)=\(daemonEnv[$0]!)" }
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-        daemon.arguments = ["-u", user.name, "--", "/usr/bin/env", "-i"] + assignments + [binary, "daemon", "--poll-interval", "10"]
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer {
-            _ = try? run(["pkill", "-TERM", "-u", user.name, "-f", "notif daemon"], environment: ["PATH": "/usr/bin:/bin"])
-            daemon.waitUntilExit()
-        }
+        let daemon = try DaemonProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + assignments
+                                           + [binary, "daemon", "--poll-interval", "10"],
+                                       environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
         let shownFile = user.stateDir + "/history-shown.json"
         #expect(waitUntil(20) { user.read(shownFile)?.contains("\"1\"") == true }, "the first poll notes what is there")
         #expect(try session.shown().isEmpty, "old history is not shown")
@@ -307,6 +301,8 @@ struct AccountPushTests {
         let line = user.read(log)?.split(separator: "\n").first { $0.contains("\"server:3\"") }.map(String.init) ?? ""
         #expect(line.contains("\"skipped\"") && line.contains("notifications are not allowed"), "\(line)")
         #expect(try session.shown().map(\.summary) == ["Your table is ready"], "shown while notifications were denied")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
         withExtendedLifetime(display) {}
     }
 }

@@ -73,7 +73,7 @@ import Testing
 
     @Test func everySettingCanBeSetAndReadBackAsJSON() throws {
         let sandbox = Sandbox()
-        let env = ["NOTIF_SCHEDULER": "cron"]
+        let env = ["NOTIF_SCHEDULER": "embedded"]
         for (name, value, key, json) in [
             ("push-notifications", "off", "pushNotifications", "false"), ("queue-alerts", "off", "queueAlerts", "false"),
             ("promotions", "on", "promotions", "true"), ("vibration", "off", "vibration", "false"),
@@ -88,11 +88,14 @@ import Testing
 
     @Test func statusJSONHasANonGMTOffsetUnderTZ() throws {
         let sandbox = Sandbox()
-        // Without a scheduler nothing is installed, so check the offset through deliver's log time instead
-        // and the status's own time zone use through nextReminder once installed with a fake crontab below.
+        _ = try sandbox.notif(["permission", "grant"])
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"]).status == 0)
         for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Europe/Berlin", ["+01:00", "+02:00"])] {
-            let result = try sandbox.notif(["test"], ["TZ": tz])
-            #expect(result.status == 1)
+            let status = try sandbox.notif(["status", "--json"], ["TZ": tz])
+            let line = status.stdout.split(separator: "\n").first { $0.contains("\"nextReminder\"") }.map(String.init) ?? ""
+            #expect(line.contains("T09:00:00") && offsets.contains { line.hasSuffix($0 + "\",") || line.hasSuffix($0 + "\"") }, "\(tz): \(status)")
+            // The delivery log's times are local too.
+            #expect(try sandbox.notif(["test"], ["TZ": tz]).status == 1)
             let history = try sandbox.notif(["history", "-n", "1"], ["TZ": tz])
             #expect(offsets.contains { history.stdout.contains($0) }, "\(tz): \(history)")
         }
@@ -118,8 +121,9 @@ import Testing
 
     @Test func withNeitherSystemdNorCronTheBuiltInSchedulerHoldsTheEntry() throws {
         let sandbox = Sandbox()
-        // A PATH without crontab and no user manager: the built-in scheduler, which needs `notif daemon`.
-        let env = ["PATH": "/nonexistent"]
+        // A PATH without crontab and no user manager: detection picks the built-in scheduler,
+        // which needs `notif daemon`.
+        let env = ["PATH": "/nonexistent", "NOTIF_SCHEDULER": ""]
         _ = try sandbox.notif(["permission", "grant"], env)
         let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 0, "\(result)")
@@ -163,7 +167,8 @@ import Testing
         #expect(result.stderr.contains("moved to"))
         let aside = sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings.json.corrupt-") }
         #expect(aside.count == 1)
-        #expect(sandbox.read(sandbox.configDir + "/" + aside[0]) == content)
+        let name = try #require(aside.first)
+        #expect(sandbox.read(sandbox.configDir + "/" + name) == content)
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"promotions\": true") == true)
     }
 

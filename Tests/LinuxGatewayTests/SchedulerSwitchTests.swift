@@ -63,7 +63,7 @@ import Storage
         fixture.scheduler = .embedded
         let failed = try fixture.service.apply()
         #expect(!failed.succeeded)
-        #expect(failed.previous?.report.failures.first.map { "\($0.result)".contains("Permission denied") } == true)
+        #expect(failed.moves.flatMap(\.report.failures).first.map { "\($0.result)".contains("Permission denied") } == true)
         #expect(recorded(fixture) == .cron, "kept, so the next apply tries again")
         #expect(try EmbeddedScheduler(paths: fixture.scratch.paths).installed().keys.sorted() == ["tips-and-updates"])
         fixture.crontab.breakWith(nil)

@@ -30,6 +30,26 @@ import Testing
         #expect(result.stdoutText == "set|unset\n")
     }
 
+    /// The auth token notif may be given in its environment never reaches a program it starts,
+    /// even passed on explicitly. (Inheriting it is checked end to end, on curl's environment:
+    /// setenv here would race with other tests starting processes.)
+    @Test func theAuthTokenVariableIsWithheldFromChildren() throws {
+        let script = "echo \"${NOTIF_AUTH_TOKEN:-none}|$NOTIF_X\""
+        let passed = try runner.run(["sh", "-c", script], input: nil,
+                                    environment: [SpawnProcessRunner.authTokenVariable: "secret-passed", "NOTIF_X": "x"], timeout: 5)
+        #expect(passed.stdoutText == "none|x\n")
+    }
+
+    /// A runner that only records (the protocol's default for a stdin file) fails when the file
+    /// cannot be read, and never runs the program with an empty stdin instead.
+    @Test func aStdinFileThatCannotBeReadFailsTheRunInTheDefaultToo() {
+        let recorder = RecordingRunner { _ in ProcessResult(exitStatus: 0) }
+        #expect(throws: SpawnError.self) {
+            try recorder.run(["crontab", "-"], stdinFile: "/nonexistent/crontab.new", environment: [:], timeout: 5)
+        }
+        #expect(recorder.calls.isEmpty)
+    }
+
     @Test func aHangingProgramIsKilledAtTheDeadline() throws {
         let start = Date()
         let result = try runner.run(["sleep", "30"], timeout: 0.3)

@@ -30,7 +30,6 @@ attr_t notif_a_normal(void);
 attr_t notif_a_bold(void);
 attr_t notif_a_reverse(void);
 attr_t notif_a_dim(void);
-attr_t notif_a_underline(void);
 attr_t notif_color_pair(short pair);
 
 /* A screen that draws into /dev/null at a fixed size: ncurses without a terminal, for tests. */

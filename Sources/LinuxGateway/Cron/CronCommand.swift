@@ -21,7 +21,7 @@ public enum CronCommand {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:,=@".unicodeScalars.contains($0)
         }
         if safe { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + word.replacingAll("'", with: "'\\''") + "'"
     }
 
     /// `text` as cron must see it so that, after cron's own unescaping, /bin/sh gets `text`.
@@ -45,19 +45,4 @@ public enum CronCommand {
 
     /// The five schedule fields for a daily time (`0 9 * * *`).
     public static func schedule(_ time: DailyTime) -> String { "\(time.minute) \(time.hour) * * *" }
-}
-
-extension String {
-    /// Plain substring replacement (Foundation-free).
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// Writes an argv as a desktop entry `Exec=` value (Desktop Entry Specification, "The Exec
 /// key"): arguments with reserved characters double-quoted with `"`, `` ` ``, `$` and `\`
 /// backslash-escaped, `%` doubled (field codes), then the string escapes of the file format
@@ -17,7 +19,7 @@ public enum DesktopExec {
     static let reserved: Set<Character> = [" ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`"]
 
     static func quoted(_ word: String) -> String {
-        let doubled = word.replacingOccurrences(of: "%", with: "%%")
+        let doubled = word.replacingAll("%", with: "%%")
         guard word.isEmpty || word.contains(where: { reserved.contains($0) }) else { return doubled }
         var result = "\""
         for character in doubled {

@@ -48,9 +48,7 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     /// The entries `notif daemon` runs, by id; files that are not entries are skipped.
     public func entries() throws(GatewayError) -> [EmbeddedEntry] {
-        try installed().keys.sorted().compactMap { id in
-            (try? read(id)).flatMap { $0.flatMap(EmbeddedEntry.init(parsing:)) }
-        }
+        try installed().sorted { $0.key < $1.key }.compactMap { EmbeddedEntry(parsing: $0.value) }
     }
 
     /// The directory's identity and modification time: a cheap way to notice any change to it.

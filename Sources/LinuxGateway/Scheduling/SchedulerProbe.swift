@@ -5,43 +5,43 @@ import Storage
 /// looked up the first time it is asked for, so a choice that stops at systemd never scans
 /// /proc for cron.
 public final class SchedulerProbe: @unchecked Sendable {
-    private var systemd: Fact<Bool>
-    private var cron: Fact<Bool>
-    private var crontab: Fact<String?>
-    private var embedded: Fact<Bool>
+    private var systemd: Lazy<Bool>
+    private var cron: Lazy<Bool>
+    private var crontab: Lazy<String?>
+    private var embedded: Lazy<Bool>
 
     public var systemdUserManagerRunning: Bool {
         get { systemd.value }
-        set { systemd = Fact(newValue) }
+        set { systemd = Lazy(newValue) }
     }
     public var cronDaemonRunning: Bool {
         get { cron.value }
-        set { cron = Fact(newValue) }
+        set { cron = Lazy(newValue) }
     }
     /// nil when `crontab` may be used, else why not.
     public var crontabProblem: String? {
         get { crontab.value }
-        set { crontab = Fact(newValue) }
+        set { crontab = Lazy(newValue) }
     }
     /// A `notif daemon` holds its lock for this user's state directory.
     public var embeddedDaemonRunning: Bool {
         get { embedded.value }
-        set { embedded = Fact(newValue) }
+        set { embedded = Lazy(newValue) }
     }
 
     /// Known facts (tests).
     public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false) {
-        systemd = Fact(systemdUserManagerRunning)
-        cron = Fact(cronDaemonRunning)
-        crontab = Fact(crontabProblem)
-        embedded = Fact(embeddedDaemonRunning)
+        systemd = Lazy(systemdUserManagerRunning)
+        cron = Lazy(cronDaemonRunning)
+        crontab = Lazy(crontabProblem)
+        embedded = Lazy(embeddedDaemonRunning)
     }
 
     private init(systemd: @escaping () -> Bool, cron: @escaping () -> Bool, crontab: @escaping () -> String?, embedded: @escaping () -> Bool) {
-        self.systemd = Fact(systemd)
-        self.cron = Fact(cron)
-        self.crontab = Fact(crontab)
-        self.embedded = Fact(embedded)
+        self.systemd = Lazy(systemd)
+        self.cron = Lazy(cron)
+        self.crontab = Lazy(crontab)
+        self.embedded = Lazy(embedded)
     }
 
     /// The running machine: no processes started, only the files each asked-for fact needs.
@@ -111,24 +111,5 @@ extension Substring {
         while let first = s.first, first.isWhitespace { s = s.dropFirst() }
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
         return s
-    }
-}
-
-/// A value computed on first use and kept.
-private struct Fact<T> {
-    private var compute: (() -> T)?
-    private var known: T?
-
-    init(_ value: T) { known = value }
-    init(_ compute: @escaping () -> T) { self.compute = compute }
-
-    var value: T {
-        mutating get {
-            if let known { return known }
-            let v = compute!()
-            known = v
-            compute = nil
-            return v
-        }
     }
 }

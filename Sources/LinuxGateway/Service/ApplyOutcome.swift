@@ -33,11 +33,5 @@ public struct ApplyOutcome: Sendable {
         self.notice = notice
     }
 
-    /// The moves as one report, named after the first scheduler moved off (nil when none).
-    public var previous: (scheduler: SchedulerKind, report: ApplyReport)? {
-        guard let first = moves.first else { return nil }
-        return (first.scheduler, ApplyReport(outcomes: moves.flatMap(\.report.outcomes)))
-    }
-
     public var succeeded: Bool { report.succeeded && moves.allSatisfy(\.report.succeeded) }
 }

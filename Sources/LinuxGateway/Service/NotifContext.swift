@@ -68,7 +68,9 @@ public struct NotifContext: Sendable {
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
             executableSource: Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" })
-        context.accountHome = { Posix.currentUser().home }
+        // Read from the password database once, however many entries ask.
+        let accountHome = Lazy<String?> { Posix.currentUser().home }
+        context.accountHome = { accountHome.value }
         return context
     }
 
@@ -76,21 +78,3 @@ public struct NotifContext: Sendable {
     public var state: StateFiles { StateFiles(paths: paths) }
     public var deliveryLog: DeliveryLog { DeliveryLog(path: paths.deliveryLog) }
 }
-
-/// A value known now, or looked up on first use and then kept.
-final class Lazy<Value>: @unchecked Sendable {
-    private var known: Value?
-    private var load: (() -> Value)?
-
-    init(_ value: Value) { known = value }
-    init(_ load: @escaping () -> Value) { self.load = load }
-
-    var value: Value {
-        if let known { return known }
-        let value = load!()
-        known = value
-        load = nil
-        return value
-    }
-}
-

@@ -32,14 +32,18 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     // MARK: Reading (files only: no process)
 
     public func installed() throws(GatewayError) -> [String: String] {
-        var ids = Set<String>()
+        // Each unit file read once: the timer and service texts by id, then combined.
+        var texts: [String: (timer: String?, service: String?)] = [:]
         for name in try unitFileNames() {
-            guard let id = SystemdUnits.id(inUnitName: name), (try ownFile(Posix.join(unitDirectory, name))) != nil else { continue }
-            ids.insert(id)
+            guard let id = SystemdUnits.id(inUnitName: name) else { continue }
+            let path = Posix.join(unitDirectory, name)
+            guard let text = try ownFile(path) else { continue }
+            if path == timerPath(id) { texts[id, default: (nil, nil)].timer = text }
+            if path == servicePath(id) { texts[id, default: (nil, nil)].service = text }
         }
         var result: [String: String] = [:]
-        for id in ids {
-            result[id] = Self.combined(timer: try ownFile(timerPath(id)), service: try ownFile(servicePath(id)), enabled: isEnabled(id))
+        for (id, pair) in texts {
+            result[id] = Self.combined(timer: pair.timer, service: pair.service, enabled: isEnabled(id))
         }
         return result
     }

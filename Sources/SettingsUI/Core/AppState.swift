@@ -83,8 +83,6 @@ public struct AppState: Equatable, Sendable {
     public var unicode: Bool
     /// `notif onboarding`: leave when the wizard is done instead of showing the page.
     public var exitAfterOnboarding = false
-    /// The page was entered through onboarding and it has finished.
-    public var quitRequested = false
 
     public init(preferences: NotificationPreferences, status: SchedulerStatus = SchedulerStatus(),
                 size: TerminalSize = TerminalSize(width: 80, height: 24), unicode: Bool = true) {

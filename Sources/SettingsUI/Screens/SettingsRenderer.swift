@@ -47,7 +47,7 @@ enum Chrome {
         canvas.put(" " + text, row: canvas.height - 1, column: 0, role: .hint)
     }
 
-    /// A framed box; returns the inner area's first row and column.
+    /// A framed box with its title centred in the top line; the inside is cleared.
     static func box(top: Int, left: Int, width: Int, height: Int, title: String, state: AppState, on canvas: inout Canvas) {
         let u = state.unicode
         let horizontal = String(repeating: u ? "─" : "-", count: max(0, width - 2))

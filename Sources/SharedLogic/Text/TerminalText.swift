@@ -44,11 +44,3 @@ public enum TerminalText {
         return out
     }
 }
-
-extension String {
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for character in self { if character == target { out += replacement } else { out.append(character) } }
-        return out
-    }
-}

@@ -68,8 +68,6 @@ struct PageEffects {
         }
     }
 
-    /// What is known before the scheduler is read: the choice, nothing about entries.
-    /// The first frame's status: nothing looked up yet (the apply right after it fills it in).
     /// The scheduler as `status` sees it now (one read of the scheduler); `fallback` when unreadable.
     func refreshedStatus(_ fallback: SchedulerStatus) -> SchedulerStatus {
         guard let report = try? service.status() else { return fallback }
@@ -80,7 +78,7 @@ struct PageEffects {
     /// The first frame does not wait for the time zone (a file to read and parse) or the
     /// scheduler: it says "checking…" for the few milliseconds until the apply that follows.
     func quickStatus() -> SchedulerStatus {
-        SchedulerStatus(scheduler: nil, installed: nil, warnings: [], nextFire: [:], checked: false)
+        SchedulerStatus(checked: false)
     }
 
     func status(from outcome: ApplyOutcome) -> SchedulerStatus {
@@ -95,7 +93,7 @@ struct PageEffects {
     /// Failures worth the error line (a missing scheduler already shows as a warning).
     func problem(in outcome: ApplyOutcome) -> String? {
         guard outcome.choice.kind != nil else { return nil }
-        let failures = (outcome.previous?.report.failures ?? []) + outcome.report.failures
+        let failures = outcome.moves.flatMap(\.report.failures) + outcome.report.failures
         let messages = failures.compactMap { item -> String? in
             if case .failed(let message) = item.result { return message }
             return nil

@@ -121,6 +121,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
                 outcomes["accepted", default: 0] += 1
             }
         }
+        #expect(outcomes["refused, copy shown", default: 0] > 0, "no random answer was refused (seed \(seed)): \(outcomes)")
         print("[reliability] random server answers: \(runs) runs, seed \(seed): \(outcomes.sorted { $0.key < $1.key })")
     }
 
@@ -175,13 +176,18 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         let sandbox = Sandbox()
         let server = try AccountServer(script: ["hold": 20])
         var seenCurl = 0
-        for (args, input) in [(["account", "login", "--server", server.url], token + "\n"), (["history"], nil), (["account", "logout"], nil)] {
+        // Last, a login with the token in NOTIF_AUTH_TOKEN: curl must not inherit it.
+        let runs: [([String], String?, [String: String])] = [
+            (["account", "login", "--server", server.url], token + "\n", [:]), (["history"], nil, [:]), (["account", "logout"], nil, [:]),
+            (["account", "login", "--server", server.url], nil, ["NOTIF_AUTH_TOKEN": token]),
+        ]
+        for (args, input, extra) in runs {
             try? FileManager.default.removeItem(atPath: server.directory + "/release")
             let before = server.requests().count
             let process = Process()
             process.executableURL = URL(fileURLWithPath: NotifBinary.path)
             process.arguments = args
-            process.environment = sandbox.environment(env)
+            process.environment = sandbox.environment(env.merging(extra) { _, new in new })
             let stdin = Pipe()
             process.standardInput = stdin
             process.standardOutput = FileHandle.nullDevice
@@ -209,9 +215,9 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(args)")
         }
-        #expect(seenCurl == 3)
+        #expect(seenCurl == 4)
         let sent = server.requests().compactMap { ($0["headers"] as? [String: String])?["Authorization"] }
-        #expect(sent.count == 3 && sent.allSatisfy { $0 == "Bearer " + token }, "the server got the token exactly: \(sent)")
+        #expect(sent.count == 4 && sent.allSatisfy { $0 == "Bearer " + token }, "the server got the token exactly: \(sent)")
     }
 
     @Test func theTokenIsOnlyInItsOwnFileWhateverHappens() throws {

@@ -70,6 +70,7 @@ struct ConcurrencyTests {
             }
         }
         #expect(finished(), "the writers did not finish in time")
+        #expect(reads > 0, "settings.json was never read while the writers ran")
         // The page may still be working through the last key bursts: once it shows the Push
         // Notifications state its own flips add up to, it has done them all.
         let pushOn = pageFlips % 2 == 0

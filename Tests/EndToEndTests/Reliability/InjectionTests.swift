@@ -292,10 +292,7 @@ struct ReliabilityCronInjectionTests {
             for carryXDG in [false, true] {
                 let sandbox = Sandbox()
                 let base = sandbox.path + "/" + name
-                let bin = base + "/bin " + name
-                try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-                let binary = bin + "/notif"
-                _ = try run(["cp", NotifBinary.path, binary], environment: ["PATH": "/usr/bin:/bin"])
+                let binary = try NotifBinary.publicCopy(in: sandbox, directory: name + "/bin " + name)
                 var env = ["NOTIF_SCHEDULER": "systemd", "HOME": base + "/home " + name]
                 let config = carryXDG ? base + "/cfg " + name : base + "/home " + name + "/.config"
                 if carryXDG {

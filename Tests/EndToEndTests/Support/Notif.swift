@@ -44,8 +44,11 @@ final class Sandbox {
     var settingsPath: String { configDir + "/settings.json" }
 
     /// A clean environment: nothing of the test runner's leaks in.
+    /// The built-in scheduler unless `extra` says otherwise (`NOTIF_SCHEDULER: ""` detects):
+    /// these runs are root's, and a detected cron would be root's real crontab.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["HOME": path + "/home", "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "Europe/Berlin"]
+        var env = ["HOME": path + "/home", "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "Europe/Berlin",
+                   "NOTIF_SCHEDULER": "embedded"]
         for (k, v) in extra { env[k] = v }
         return env
     }
