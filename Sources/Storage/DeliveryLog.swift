@@ -12,9 +12,12 @@ public struct DeliveryLog: Sendable {
     public func append(_ record: DeliveryRecord) throws(FileError) {
         try FileIO.makeDirectory(Posix.directory(of: path))
         var line = Array((JSONWriter.compact(record.json) + "\n").utf8)
-        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw FileError("append to", path) }
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 { throw errno == ELOOP ? FileError.symlink("append to", path) : FileError("append to", path) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError("append to", path) }
+        if let problem = FileError.foreignOwner("append to", path, owner: info.st_uid) { throw problem }
         let size = lseek(fd, 0, SEEK_END)
         var last: UInt8 = 0
         if size > 0, pread(fd, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
@@ -27,10 +30,10 @@ public struct DeliveryLog: Sendable {
     /// Lines that are not records (torn or foreign) are skipped.
     public func newest(_ limit: Int, where include: (DeliveryRecord) -> Bool = { _ in true }) throws(FileError) -> [DeliveryRecord] {
         guard limit > 0 else { return [] }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return [] }
-            throw FileError("read", path)
+            throw errno == ELOOP ? FileError.symlink("read", path) : FileError("read", path)
         }
         defer { close(fd) }
         var end = lseek(fd, 0, SEEK_END)

@@ -11,7 +11,11 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         self.action = action
         self.path = path
         self.code = code
-        self.reason = Posix.message(for: code)
+        var reason = Posix.message(for: code)
+        // "Permission denied" on a file another user owns (a run with sudo -E leaves root's
+        // files in the user's directories): say whose it is and how to get it back.
+        if code == EACCES || code == EPERM, let owned = Self.ownerNote(path) { reason += " (\(owned))" }
+        self.reason = reason
     }
 
     public init(_ action: String, _ path: String, code: Int32 = 0, reason: String) {
@@ -22,6 +26,33 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "cannot \(action) \(path): \(reason)" }
+
+    /// A symlink where notif keeps its own file: never followed (it could lead anywhere).
+    public static func symlink(_ action: String, _ path: String) -> FileError {
+        FileError(action, path, code: ELOOP, reason: "it is a symbolic link, and notif does not follow links for its own files; remove it")
+    }
+
+    /// An error when a file notif was about to use as its own belongs to someone else; nil when it is this process's.
+    public static func foreignOwner(_ action: String, _ path: String, owner: UInt32) -> FileError? {
+        let me = geteuid()
+        guard owner != me else { return nil }
+        return FileError(action, path, code: EPERM, reason: Posix.notYours(path, owner: owner, subject: "it"))
+    }
+
+    /// Whose the file (or its nearest existing directory) is, when not this process's; nil otherwise.
+    static func ownerNote(_ path: String) -> String? {
+        var candidate = path
+        for _ in 0..<64 {
+            var info = stat()
+            if lstat(candidate, &info) == 0 {
+                return info.st_uid == geteuid() ? nil : Posix.notYours(candidate, owner: info.st_uid, subject: candidate == path ? "it" : candidate)
+            }
+            let parent = Posix.directory(of: candidate)
+            if parent == candidate { return nil }
+            candidate = parent
+        }
+        return nil
+    }
 }
 
 /// Small wrappers over the C library that Swift does not make pleasant.
@@ -68,6 +99,29 @@ public enum Posix {
             offset += written
         }
         return true
+    }
+
+    /// The login name of `uid` from /etc/passwd, or the number when it has none.
+    public static func userName(_ uid: UInt32) -> String {
+        if let bytes = try? FileIO.read("/etc/passwd", limit: 16 << 20) {
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                if fields.count >= 3, UInt32(String(decoding: fields[2], as: UTF8.self)) == uid {
+                    return String(decoding: fields[0], as: UTF8.self)
+                }
+            }
+        }
+        return String(uid)
+    }
+
+    /// "it belongs to NAME (uid N), not to you": with the fix, which depends on who runs notif.
+    static func notYours(_ path: String, owner: UInt32, subject: String) -> String {
+        let name = userName(owner)
+        if geteuid() == 0 {
+            return "\(subject) belongs to \(name) (uid \(owner)); run notif as that user: sudo -u \(name) notif …"
+        }
+        let me = userName(geteuid())
+        return "\(subject) belongs to \(name) (uid \(owner)), not to \(me); give it back with `sudo chown \(me): \(path)` or remove it"
     }
 
     /// The current user's id and, from /etc/passwd, login name and home directory. Read

@@ -4,15 +4,19 @@ import Glibc
 public enum FileIO {
     /// The bytes of the regular file at `path`, or nil when it does not exist.
     /// A directory, a device, an unreadable file or one over `limit` bytes is an error.
-    public static func read(_ path: String, limit: Int = 4 << 20) throws(FileError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// - Parameter own: notif's own file: a symlink is refused, and so is a file that belongs
+    ///   to another user (one a privileged run, or another user, could have put there).
+    public static func read(_ path: String, limit: Int = 4 << 20, own: Bool = false) throws(FileError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (own ? O_NOFOLLOW : 0))
         if fd < 0 {
             if errno == ENOENT { return nil }
+            if errno == ELOOP && own { throw FileError.symlink("read", path) }
             throw FileError("read", path)
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError("read", path) }
+        if own, let problem = FileError.foreignOwner("read", path, owner: info.st_uid) { throw problem }
         let status = FileStatus(info)
         guard status.kind == .file else {
             throw FileError("read", path, reason: status.kind == .directory ? "it is a directory, not a file" : "it is not a regular file")

@@ -6,9 +6,11 @@ public enum FileLock {
     /// Opens the lock file: read-only when it exists (flock needs no write access, and a no-op
     /// run then opens nothing for writing), created 0600 the first time.
     static func openLockFile(_ path: String) throws(FileError) -> Int32 {
-        var fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 && errno == ENOENT { fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-        if fd < 0 { throw FileError("open the lock file", path) }
+        // Never through a symlink: a lock file is notif's own.
+        var fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 && errno == ENOENT { fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        if fd < 0 && errno == EEXIST { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        if fd < 0 { throw errno == ELOOP ? FileError.symlink("open the lock file", path) : FileError("open the lock file", path) }
         return fd
     }
 

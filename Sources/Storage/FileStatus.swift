@@ -9,6 +9,8 @@ public struct FileStatus: Equatable, Sendable {
     public let inode: UInt64
     public let modified: Int64
     public let modifiedNanoseconds: Int
+    /// The owner's uid.
+    public let owner: UInt32
 
     /// Status of `path` (following symlinks unless `followLinks` is false); nil when it does not exist.
     public static func of(_ path: String, followLinks: Bool = true) throws(FileError) -> FileStatus? {
@@ -33,5 +35,6 @@ public struct FileStatus: Equatable, Sendable {
         inode = UInt64(info.st_ino)
         modified = Int64(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        owner = info.st_uid
     }
 }

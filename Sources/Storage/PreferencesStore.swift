@@ -39,12 +39,43 @@ public struct PreferencesStore: Sendable {
         self.clock = clock
     }
 
-    /// The file actually read and written: settings.json, or the file it links to.
-    public var settingsPath: String {
+    /// The file actually read and written: settings.json, or the file it links to (for the
+    /// page's watch; a link that is not followed gives settings.json itself).
+    public var settingsPath: String { (try? resolvedSettingsPath()) ?? paths.settingsFile }
+
+    /// settings.json, or the file it links to. A link is followed only when it and what it
+    /// leads to are this user's (a dotfiles link); a link another user made, or one into a
+    /// directory that is not this user's, is refused: notif would read, rename or create a file
+    /// wherever it points, with the rights of whoever runs it.
+    public func resolvedSettingsPath() throws(PreferencesError) -> String {
         var path = paths.settingsFile
         for _ in 0..<8 {
+            let status: FileStatus?
+            do { status = try FileStatus.of(path, followLinks: false) } catch { throw .file(error) }
+            guard let status, status.kind == .symlink else { break }
+            if status.owner != geteuid() {
+                throw .file(FileError("follow", path, code: EPERM,
+                                      reason: "it is a link that belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to you; notif follows only your own links: remove it"))
+            }
             guard let target = FileIO.symlinkTarget(path) else { break }
             path = target
+        }
+        guard path != paths.settingsFile else { return path }
+        // The end of the chain: the file when it exists, else the directory it would be made in.
+        let existing: (String, FileStatus?)
+        do {
+            let status = try FileStatus.of(path, followLinks: false)
+            existing = status != nil ? (path, status) : (Posix.directory(of: path), try FileStatus.of(Posix.directory(of: path)))
+        } catch {
+            throw .file(error)
+        }
+        if let status = existing.1, status.owner != geteuid() {
+            let what = existing.0 == path ? "it leads to a file" : "it leads into \(existing.0)"
+            throw .file(FileError("follow", "\(paths.settingsFile) (a link to \(path))", code: EPERM,
+                                  reason: "\(what) that belongs to \(Posix.userName(status.owner)) (uid \(status.owner)); notif follows a link only to your own files: remove the link or point it at a file of yours"))
+        }
+        if existing.1?.kind == .symlink {
+            throw .file(FileError("follow", "\(paths.settingsFile) (a link to \(path))", code: ELOOP, reason: "the chain of links is too long"))
         }
         return path
     }
@@ -52,7 +83,7 @@ public struct PreferencesStore: Sendable {
     /// The saved settings. A file that does not parse or has wrong types is renamed to
     /// `settings.json.corrupt-<UTC stamp>` and the defaults are returned with a notice.
     public func load() throws(PreferencesError) -> LoadedPreferences {
-        let path = settingsPath
+        let path = try resolvedSettingsPath()
         switch try readAndDecode(path) {
         case .ok(let loaded):
             return loaded
@@ -74,7 +105,7 @@ public struct PreferencesStore: Sendable {
         try ensureDirectory()
         let lock = try takeLock()
         defer { lock.release() }
-        let path = settingsPath
+        let path = try resolvedSettingsPath()
         var loaded: LoadedPreferences
         switch try readAndDecode(path) {
         case .ok(let ok): loaded = ok
@@ -98,7 +129,7 @@ public struct PreferencesStore: Sendable {
         let bytes: [UInt8]
         let identity = try? FileStatus.of(path)
         do {
-            guard let read = try FileIO.read(path, limit: Self.sizeLimit) else {
+            guard let read = try FileIO.read(path, limit: Self.sizeLimit, own: true) else {
                 return .ok(LoadedPreferences(preferences: NotificationPreferences(), document: nil, notice: nil))
             }
             bytes = read

@@ -45,6 +45,11 @@ enum NotifMain {
             return .success
         }
         let context = NotifContext.live(forcedScheduler: arguments.scheduler)
+        // Another user's files are never acted on (sudo -E, a HOME someone else made): before anything is read.
+        if let problem = RunOwnership.problem(paths: context.paths) {
+            output.error(problem)
+            return .failure
+        }
         let commands = Commands(context: context, output: output)
         switch arguments.command {
         case nil:

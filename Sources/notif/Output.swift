@@ -1,4 +1,5 @@
 import Glibc
+import SharedLogic
 
 /// Where commands write: stdout for results, stderr for warnings and errors (prefixed `notif:`).
 struct Output {
@@ -9,8 +10,11 @@ struct Output {
     func warn(_ text: String) { err("notif: warning: " + text + "\n") }
     func error(_ text: String) { err("notif: " + text + "\n") }
 
+    /// Writes `text` with every control character but newline and tab shown as an escape: the
+    /// one way out to the terminal, so no server answer, file or other program's error text
+    /// can send escape sequences (clipboard writes, a cleared screen, a window title).
     static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+        var bytes = Array(TerminalText.printable(text).utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -15,17 +15,20 @@ import Testing
         #expect(parsed.values == ["DISPLAY": ":1"])
     }
 
-    @Test func candidatesInOrderAndSkipsDeadSockets() {
+    @Test func candidatesInOrderAndOnlyTrustedOnesBeyondThisSession() {
         let recorded = SessionEnvironment(values: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/dbus-abc,guid=1", "DISPLAY": ":3"])
         let none: (String) -> String? = { _ in nil }
+        // The user's standard bus first, then the recorded session.
         let all = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { _ in true }
-        #expect(all.map(\.source) == ["the recorded session", "the user bus"])
-        #expect(all[0].changes["DISPLAY"] == .some(":3"))
-        #expect(all[1].changes["DBUS_SESSION_BUS_ADDRESS"] == .some("unix:path=/run/user/1000/bus"))
-        let deadRecorded = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { $0 != "/tmp/dbus-abc" }
-        #expect(deadRecorded.map(\.source) == ["the user bus"])
+        #expect(all.map(\.source) == ["the user bus", "the recorded session"])
+        #expect(all[0].changes["DBUS_SESSION_BUS_ADDRESS"] == .some("unix:path=/run/user/1000/bus"))
+        #expect(all[1].changes["DISPLAY"] == .some(":3"))
+        // A recorded bus that is not served by this user (or is gone) is never tried.
+        let untrustedRecorded = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { !$0.contains("/tmp/dbus-abc") }
+        #expect(untrustedRecorded.map(\.source) == ["the user bus"])
+        // This process's own session is its environment's word: tried first, unchecked.
         let inSession = SessionEnvironment.candidates(current: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:abstract=/tmp/x" : nil },
-                                                      recorded: nil, uid: 1000) { _ in false }
+                                                      recorded: recorded, uid: 1000) { _ in false }
         #expect(inSession.map(\.source) == ["this session"])
         #expect(SessionEnvironment.candidates(current: none, recorded: nil, uid: 1000) { _ in false }.isEmpty)
     }

@@ -7,7 +7,8 @@ public struct DesktopNotifier: Sendable {
     let runner: any ProcessRunner
     let timeout: Double
 
-    public init(runner: any ProcessRunner, timeout: Double = 10) {
+    /// - Parameter timeout: seconds each session's notification service may take.
+    public init(runner: any ProcessRunner, timeout: Double = 5) {
         self.runner = runner
         self.timeout = timeout
     }
@@ -18,34 +19,28 @@ public struct DesktopNotifier: Sendable {
     }
 
     /// Tries each session environment in turn. Success: which session showed it (and its id);
-    /// failure: why, from the last attempt.
+    /// failure: why, from every attempt.
     public func show(summary: String, body: String, environments: [(source: String, changes: [String: String?])]) -> Result<String, GatewayError> {
         guard !environments.isEmpty else {
-            return .failure(GatewayError("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, no session was recorded (run `notif apply` inside your desktop session), and no user bus exists"))
+            return .failure(GatewayError("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, no user bus runs, and no recorded session is served by you (run `notif apply` inside your desktop session)"))
         }
-        var lastProblem = ""
-        // One time limit for the whole delivery, however many sessions are tried: a hanging
-        // notification service must not hold a scheduled job for a multiple of it.
-        let deadline = SpawnProcessRunner.monotonicNow() + timeout
+        var problems: [String] = []
+        // Each session its own short time limit: a service that hangs (perhaps one another user
+        // put on a stale address) must not keep the notification from the next session.
         for environment in environments {
-            let remaining = deadline - SpawnProcessRunner.monotonicNow()
-            guard remaining > 0.05 else {
-                lastProblem += "; gave up after \(Int(timeout)) s"
-                break
-            }
             do {
                 let result = try runner.run(Self.command(summary: summary, body: body), input: nil,
-                                            environment: environment.changes, timeout: remaining)
+                                            environment: environment.changes, timeout: timeout)
                 if result.succeeded {
                     let id = result.stdoutText.split(whereSeparator: \.isNewline).first.map { " as notification \($0)" } ?? ""
                     return .success("shown through \(environment.source)\(id)")
                 }
-                lastProblem = "notify-send via \(environment.source): \(result.failureSummary)"
+                problems.append("notify-send via \(environment.source): \(result.failureSummary)")
             } catch {
                 return .failure(GatewayError(error.notFound
                     ? "notify-send is not installed (Debian: apt install libnotify-bin)" : error.description))
             }
         }
-        return .failure(GatewayError(lastProblem))
+        return .failure(GatewayError(problems.joined(separator: "; ")))
     }
 }

@@ -37,29 +37,24 @@ public struct SessionEnvironment: Equatable, Sendable {
         self.values = values
     }
 
-    /// Environments to try for a delivery, best first: the process's own session, the recorded
-    /// one (when its socket still exists), then the user's standard bus at /run/user/UID/bus.
+    /// Environments to try for a delivery, best first: the process's own session (what this
+    /// user's own environment says), the user's standard bus at /run/user/UID/bus, then the
+    /// recorded one. Only the first is taken on trust: the others are used when `trusted` says the
+    /// process serving them is this user's (a recorded socket in /tmp may be another user's now).
     public static func candidates(
         current lookup: (String) -> String?, recorded: SessionEnvironment?, uid: UInt32,
-        exists: (String) -> Bool = { access($0, F_OK) == 0 }
+        trusted: (String) -> Bool = { BusPeer.problem(with: $0, uid: getuid()) == nil }
     ) -> [(source: String, changes: [String: String?])] {
         var result: [(source: String, changes: [String: String?])] = []
         let current = lookup("DBUS_SESSION_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 }
         if current != nil { result.append(("this session", [:])) }
-        if let recorded, let bus = recorded.values["DBUS_SESSION_BUS_ADDRESS"], bus != current, reachable(bus, exists: exists) {
-            result.append(("the recorded session", recorded.values.mapValues { Optional($0) }))
-        }
         let standard = "unix:path=/run/user/\(uid)/bus"
-        if standard != current, standard != recorded?.values["DBUS_SESSION_BUS_ADDRESS"], reachable(standard, exists: exists) {
+        if standard != current, trusted(standard) {
             result.append(("the user bus", ["DBUS_SESSION_BUS_ADDRESS": standard]))
         }
+        if let recorded, let bus = recorded.values["DBUS_SESSION_BUS_ADDRESS"], bus != current, bus != standard, trusted(bus) {
+            result.append(("the recorded session", recorded.values.mapValues { Optional($0) }))
+        }
         return result
-    }
-
-    /// Whether a bus address could still work: a `unix:path=` socket must exist; other forms are tried.
-    static func reachable(_ address: String, exists: (String) -> Bool) -> Bool {
-        guard let range = address.firstRange(of: "unix:path=") else { return true }
-        let path = address[range.upperBound...].prefix { $0 != "," && $0 != ";" }
-        return exists(String(path))
     }
 }

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// Terminal column widths of text: wide East Asian characters and emoji take two columns,
 /// combining marks none.
 public enum TextWidth {
@@ -16,7 +18,8 @@ public enum TextWidth {
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v >= 0x20 && v < 0x7F { return 1 }
-        if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
+        // Controls, and bidirectional controls that would reorder the terminal's text: never drawn.
+        if TerminalText.needsEscape(scalar) { return 0 }
         // Box drawing, arrows and general punctuation (all notif's own glyphs): one column.
         if (0x2010...0x2BFF).contains(v) && !(0x2E80...0x303E).contains(v) { return 1 }
         for range in wide where range.contains(v) { return 2 }

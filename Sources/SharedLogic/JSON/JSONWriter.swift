@@ -58,7 +58,9 @@ public enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef")
 
-    /// Appends `s` as a JSON string literal; non-ASCII text stays UTF-8.
+    /// Appends `s` as a JSON string literal; non-ASCII text stays UTF-8, except control
+    /// characters (C0, DEL, C1), bidirectional controls and line separators, which are written as
+    /// `\uXXXX` so JSON shown in a terminal or a log can never carry an escape sequence or reorder text.
     public static func appendQuoted(_ s: String, into out: inout String) {
         out.append("\"")
         for scalar in s.unicodeScalars {
@@ -68,7 +70,7 @@ public enum JSONWriter {
             case "\n": out.append("\\n")
             case "\r": out.append("\\r")
             case "\t": out.append("\\t")
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
+            case _ where TerminalText.needsEscape(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}":
                 let v = Int(scalar.value)
                 out.append("\\u")
                 for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[(v >> shift) & 0xF]) }

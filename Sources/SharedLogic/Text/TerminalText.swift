@@ -22,12 +22,28 @@ public enum TerminalText {
         return out
     }
 
+    /// `text` for a terminal: every control character escaped as in `safe`, except newlines and
+    /// tabs (which lay out messages), never cut.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) && scalar != "\n" && scalar != "\t" {
+                out += "\\u{" + hex(scalar.value) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// `safe(text)` in double quotes (a quote inside is escaped too).
     public static func quoted(_ text: String, limit: Int = 80) -> String {
         "\"" + safe(text, limit: limit).replacingAll("\"", with: "\\\"") + "\""
     }
 
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a control character (C0, DEL, C1) or a bidirectional control.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
             || v == 0x200E || v == 0x200F || v == 0x061C

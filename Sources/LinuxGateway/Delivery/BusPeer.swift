@@ -1,0 +1,85 @@
+import Glibc
+import Storage
+
+/// Who serves a D-Bus address. A session bus is a Unix socket; when the session that made it has
+/// ended, another local user can bind the same name and receive this user's notifications. So
+/// an address is trusted only when the process listening on it belongs to this user (or root):
+/// the kernel's peer credentials (`SO_PEERCRED`) say so, and a `unix:path=` socket file must be
+/// this user's too, in a directory nobody else may rename it in (not world-writable, or sticky).
+public enum BusPeer {
+    /// The socket an address names: the first `unix:path=` or `unix:abstract=` of a `;` list.
+    public static func socket(of address: String) -> (name: String, abstract: Bool)? {
+        for part in address.split(separator: ";") where part.hasPrefix("unix:") {
+            for pair in part.dropFirst("unix:".count).split(separator: ",") {
+                guard let eq = pair.firstIndex(of: "=") else { continue }
+                let key = pair[..<eq], value = unescape(String(pair[pair.index(after: eq)...]))
+                if key == "path" { return (value, false) }
+                if key == "abstract" { return (value, true) }
+            }
+        }
+        return nil
+    }
+
+    /// Why notif will not hand this user's notifications to `address`, or nil when it may.
+    public static func problem(with address: String, uid: uid_t) -> String? {
+        guard let socket = socket(of: address) else { return "not a local socket" }
+        if !socket.abstract {
+            var info = stat()
+            guard lstat(socket.name, &info) == 0 else { return "its socket \(socket.name) is gone" }
+            guard info.st_mode & S_IFMT == S_IFSOCK else { return "\(socket.name) is not a socket" }
+            guard info.st_uid == uid || info.st_uid == 0 else { return "its socket belongs to uid \(info.st_uid)" }
+            var dir = stat()
+            let parent = Posix.directory(of: socket.name)
+            guard stat(parent, &dir) == 0 else { return "cannot examine \(parent)" }
+            if dir.st_mode & 0o002 != 0 && dir.st_mode & 0o1000 == 0 {
+                return "its directory \(parent) is writable by everyone"
+            }
+        }
+        guard let peer = listenerUID(socket.name, abstract: socket.abstract) else { return "nothing answers on it" }
+        guard peer == uid || peer == 0 else { return "it is served by another user (uid \(peer))" }
+        return nil
+    }
+
+    /// The uid of the process listening on a Unix socket, from the kernel; nil when nothing does.
+    static func listenerUID(_ name: String, abstract: Bool) -> uid_t? {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(name.utf8)
+        let offset = abstract ? 1 : 0   // an abstract name starts with a NUL byte
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count + offset < capacity else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            for (i, byte) in bytes.enumerated() { path[i + offset] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + bytes.count + (abstract ? 0 : 1))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
+        }
+        // A Unix socket connects at once, or says EAGAIN when its queue is full (still served).
+        guard connected == 0 || errno == EAGAIN || errno == EINPROGRESS else { return nil }
+        var credentials = (pid: Int32(0), uid: UInt32(0), gid: UInt32(0))
+        var size = socklen_t(MemoryLayout.size(ofValue: credentials))
+        let peerCredentials: Int32 = 17   // SO_PEERCRED
+        guard getsockopt(fd, SOL_SOCKET, peerCredentials, &credentials, &size) == 0, credentials.pid > 0 else { return nil }
+        return credentials.uid
+    }
+
+    /// D-Bus escapes bytes in address values as `%XX`.
+    static func unescape(_ value: String) -> String {
+        guard value.contains("%") else { return value }
+        var bytes: [UInt8] = []
+        var utf8 = value.utf8.makeIterator()
+        while let byte = utf8.next() {
+            if byte == UInt8(ascii: "%"), let high = utf8.next(), let low = utf8.next(),
+               let decoded = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(decoded)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
