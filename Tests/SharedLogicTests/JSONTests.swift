@@ -115,3 +115,15 @@ import TestSupport
         #expect(doc.removing("a").objectMembers?.map(\.key) == ["b"])
     }
 }
+
+@Suite struct OutputSafetyTests {
+    @Test func jsonEscapesC1AndBidiControls() {
+        let text = JSONWriter.compact(.string("a\u{1B}]52;c;x\u{07}\u{9B}31m\u{202E}b\u{2066}é"))
+        #expect(text == "\"a\\u001b]52;c;x\\u0007\\u009b31m\\u202eb\\u2066é\"")
+    }
+
+    @Test func printableTextKeepsLinesAndShowsEveryOtherControl() {
+        #expect(TerminalText.printable("line 1\n\tline 2 é") == "line 1\n\tline 2 é")
+        #expect(TerminalText.printable("x\u{1B}[2Jy\u{9B}z\u{202E}") == "x\\u{1B}[2Jy\\u{9B}z\\u{202E}")
+    }
+}
