@@ -215,7 +215,7 @@ struct ServiceFixture {
     @Test func statusWarnsAboutEntriesInABuildFolder() throws {
         let fixture = ServiceFixture()
         let block = "\(CrontabBlock.beginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker)\n"
-        _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: block, environment: [:]))
+        _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: Array(block.utf8), environment: [:]))
         let status = try fixture.service.status()
         #expect(status.warnings.contains { $0.contains("build folder") })
     }
