@@ -105,8 +105,25 @@ public enum FileIO {
         return target.hasPrefix("/") ? target : Posix.join(Posix.directory(of: path), target)
     }
 
-    /// The absolute path of the running executable.
+    /// The absolute path of the running executable as /proc/self/exe names it, without the
+    /// kernel's " (deleted)" mark; nil when the link cannot be read. The file there may be gone or
+    /// another one: whoever writes the path into an entry checks it with `isExecutable` first.
     public static func currentExecutable() -> String? {
-        symlinkTarget("/proc/self/exe")
+        symlinkTarget("/proc/self/exe").map(executablePath(fromLink:))
+    }
+
+    /// What the kernel appends to /proc/PID/exe once the running file was removed or replaced.
+    public static let deletedMark = " (deleted)"
+
+    /// The path in the text of a /proc/PID/exe link: `/opt/notif (deleted)` is `/opt/notif`, where
+    /// a replacement (`make install`) may now be, or nothing.
+    public static func executablePath(fromLink text: String) -> String {
+        text.hasSuffix(deletedMark) ? String(text.dropLast(deletedMark.count)) : text
+    }
+
+    /// A regular file (after symlinks) this process may execute: what an entry may name.
+    public static func isExecutable(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), (try? FileStatus.of(path))??.kind == .file else { return false }
+        return access(path, X_OK) == 0
     }
 }

@@ -81,7 +81,13 @@ extension Commands {
 
     private func installAutostart() -> ExitCode {
         let path = Autostart.path(in: context.paths)
-        let command = service.command(["daemon"])
+        let command: [String]
+        do {
+            command = try service.command(["daemon"])
+        } catch {
+            output.error("no autostart entry was written: \(error)")
+            return .failure
+        }
         do {
             let wrote = try Autostart.install(command: command, paths: context.paths)
             output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."

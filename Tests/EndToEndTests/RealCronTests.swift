@@ -24,6 +24,32 @@ struct RealCrontabTests {
         #expect(try user.crontab() == mine)
     }
 
+    /// A crontab is bytes: the user's Latin-1 lines come back exactly after Tips & Updates is
+    /// turned on and off (decoded as UTF-8 they came back with U+FFFD, and the job touched
+    /// another file).
+    @Test func nonUTF8UserLinesRoundTripByteForByte() throws {
+        let user = try TestUser.make("notif-tbytes")
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        // "# résumé\n* * * * * touch /tmp/café\n" in Latin-1, plus an invalid UTF-8 sequence.
+        let mine: [UInt8] = Array("# r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9, 0x0A]
+            + Array("* * * * * touch /tmp/caf".utf8) + [0xE9, 0x0A]
+            + Array("# bad ".utf8) + [0xC3, 0x28, 0xFF, 0x0A]
+        try user.setCrontab(bytes: mine)
+        #expect(try user.crontabBytes() == mine, "crontab itself keeps the bytes")
+        let granted = try user.run([binary, "--scheduler", "cron", "permission", "grant"])
+        #expect(granted.status == 0, "\(granted)")
+        let on = try user.run([binary, "--scheduler", "cron", "set", "tips-and-updates", "on"])
+        #expect(on.status == 0, "\(on)")
+        let with = try user.crontabBytes()
+        #expect(with.starts(with: mine), "\(with)")
+        let text = String(decoding: with, as: UTF8.self)
+        #expect(text.contains("# BEGIN notif managed block") && text.contains("/notif' deliver tips-and-updates"), "\(text)")
+        let off = try user.run([binary, "--scheduler", "cron", "set", "tips-and-updates", "off"])
+        #expect(off.status == 0, "\(off)")
+        #expect(try user.crontabBytes() == mine)
+    }
+
     @Test func aNoOpApplyWritesNothing() throws {
         let user = try TestUser.make("notif-tnoop")
         let sandbox = Sandbox()

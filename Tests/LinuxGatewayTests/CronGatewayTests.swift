@@ -62,6 +62,24 @@ import SharedLogic
         #expect(store.current == user)
     }
 
+    /// The table goes to `crontab -` as the bytes `crontab -l` gave: Latin-1 and invalid UTF-8
+    /// in the user's lines survive turning the reminder on and off.
+    @Test func nonUTF8UserLinesSurviveInstallAndCancel() throws {
+        let scratch = Scratch()
+        let user: [UInt8] = Array("# r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9, 0x0A]
+            + Array("* * * * * touch /tmp/caf".utf8) + [0xE9, 0x0A] + [0xC3, 0x28, 0xFF, 0x0A]
+        let store = CrontabStore(bytes: user)
+        let (cron, runner) = gateway(store, scratch: scratch)
+        try cron.install(tipsEntry())
+        #expect(store.currentBytes?.starts(with: user) == true)
+        #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
+        let before = runner.calls.count
+        try cron.install(tipsEntry())
+        #expect(runner.argvs.dropFirst(before) == [["crontab", "-l"]], "the same entry again writes nothing")
+        try cron.cancel("tips-and-updates")
+        #expect(store.currentBytes == user)
+    }
+
     @Test func cancellingWhatIsNotThereWritesNothing() throws {
         let scratch = Scratch()
         let store = CrontabStore("x\n")

@@ -20,6 +20,10 @@ struct ServiceFixture {
     /// When set, `crontab` is not installed.
     let crontabMissing = Flag()
     var scheduler: SchedulerKind? = .cron
+    /// The program entries run. "/usr/local/bin/notif" counts as installed (it need not exist on
+    /// the test machine); any other path must really be an executable file.
+    var executable: String? = ServiceFixture.installedNotif
+    static let installedNotif = "/usr/local/bin/notif"
     var probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil)
 
     init(now: String = "2026-12-01T09:00:05+01:00", notifyFails: Bool = false) {
@@ -48,8 +52,9 @@ struct ServiceFixture {
             paths: scratch.paths, clock: clock, zone: zone, runner: runner,
             lookup: { env[$0] }, forcedScheduler: scheduler,
             probe: { probe },
-            executable: "/usr/local/bin/notif")
+            executable: executable)
         context.accountHome = { accountHome }
+        context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
         return context
     }
 
@@ -78,7 +83,7 @@ struct ServiceFixture {
     @Test func customXDGDirectoriesTravelWithTheEntry() throws {
         var fixture = ServiceFixture()
         fixture.environment = ["XDG_CONFIG_HOME": "/srv/my cfg", "XDG_STATE_HOME": "relative/ignored"]
-        let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
+        let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
         #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "tips-and-updates"])
         #expect(entry.catchUpCommand == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--catch-up", "tips-and-updates"])
     }
@@ -95,7 +100,7 @@ struct ServiceFixture {
         var fixture = ServiceFixture()
         fixture.environment = ["HOME": home, "XDG_STATE_HOME": "/srv/state"]
         fixture.accountHome = accountHome
-        let entry = fixture.service.entry(for: LocalReminders.tipsAndUpdates)
+        let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
         #expect(entry.command == prefix + ["/usr/local/bin/notif", "deliver", "tips-and-updates"])
     }
 
@@ -215,8 +220,72 @@ struct ServiceFixture {
     @Test func statusWarnsAboutEntriesInABuildFolder() throws {
         let fixture = ServiceFixture()
         let block = "\(CrontabBlock.beginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker)\n"
-        _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: block, environment: [:]))
+        _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: Array(block.utf8), environment: [:]))
         let status = try fixture.service.status()
         #expect(status.warnings.contains { $0.contains("build folder") })
+    }
+}
+
+/// An entry never names a program that is not there: a binary removed (or replaced by
+/// something that is not a program) while notif runs makes installing fail, with the reason,
+/// and nothing reaches the scheduler.
+@Suite struct OwnProgramTests {
+    func tipsOn(_ fixture: ServiceFixture) throws {
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+    }
+
+    @Test(arguments: ["missing", "directory", "not executable", "unknown"])
+    func applyFailsAndWritesNothingWhenTheProgramIsNotThere(_ kind: String) throws {
+        var fixture = ServiceFixture()
+        let path = fixture.scratch.path + "/bin/notif"
+        try FileManager.default.createDirectory(atPath: fixture.scratch.path + "/bin", withIntermediateDirectories: true)
+        switch kind {
+        case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        case "not executable": _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        default: break
+        }
+        fixture.executable = kind == "unknown" ? nil : path
+        try tipsOn(fixture)
+        let outcome = try fixture.service.apply()
+        #expect(!outcome.succeeded)
+        guard case .failed(let message) = outcome.report.result(for: "tips-and-updates") else {
+            Issue.record("not a failure: \(outcome.report)")
+            return
+        }
+        let expected = kind == "unknown" ? "cannot tell where its own program is" : "notif's own program \(path) was removed or replaced"
+        #expect(message.contains(expected), "\(message)")
+        #expect(fixture.runner.argvs == [["crontab", "-l"]], "the crontab was only read")
+        #expect(fixture.crontab.currentBytes == nil)
+        #expect(try fixture.service.context.store.load().preferences.tipsAndUpdates, "the setting stays saved")
+        // status says why, and that nothing fires.
+        let status = try fixture.service.status()
+        #expect(!status.inSync && status.nextReminder == nil)
+        #expect(status.warnings.contains { $0.contains(expected) }, "\(status.warnings)")
+    }
+
+    /// `make install` over the running binary: /proc/self/exe says "PATH (deleted)", and the new
+    /// program at PATH is what the entry runs.
+    @Test func aReplacedProgramIsRunFromItsPath() throws {
+        var fixture = ServiceFixture()
+        let path = fixture.scratch.path + "/notif"
+        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        fixture.executable = FileIO.executablePath(fromLink: path + " (deleted)")
+        try tipsOn(fixture)
+        let outcome = try fixture.service.apply()
+        #expect(outcome.succeeded, "\(outcome.report)")
+        let table = fixture.crontab.current ?? ""
+        #expect(table.contains("0 9 * * * \(path) deliver tips-and-updates") && !table.contains("(deleted)"), "\(table)")
+    }
+
+    /// Turning the reminder off needs no program: the entry goes even when the binary is gone.
+    @Test func anEntryIsStillRemovedWhenTheProgramIsGone() throws {
+        var fixture = ServiceFixture()
+        try tipsOn(fixture)
+        #expect(try fixture.service.apply().succeeded)
+        #expect(fixture.crontab.current?.contains("deliver tips-and-updates") == true)
+        fixture.executable = fixture.scratch.path + "/gone/notif"
+        try fixture.save { $0.tipsAndUpdates = false }
+        #expect(try fixture.service.apply().succeeded)
+        #expect(fixture.crontab.currentBytes == nil)
     }
 }

@@ -7,8 +7,11 @@ import Storage
 final class RecordingRunner: ProcessRunner, @unchecked Sendable {
     struct Call: Equatable {
         var argv: [String]
-        var input: String?
+        /// stdin's bytes, exactly (a crontab need not be UTF-8).
+        var input: [UInt8]?
         var environment: [String: String?]
+        /// stdin as text, for calls that only carry text.
+        var inputText: String? { input.map { String(decoding: $0, as: UTF8.self) } }
     }
     private let lock = NSLock()
     private var _calls: [Call] = []
@@ -19,19 +22,24 @@ final class RecordingRunner: ProcessRunner, @unchecked Sendable {
     init(respond: @escaping @Sendable (Call) throws(SpawnError) -> ProcessResult) { self.respond = respond }
 
     func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
-        let call = Call(argv: argv, input: input.map { String(decoding: $0, as: UTF8.self) }, environment: environment)
+        let call = Call(argv: argv, input: input, environment: environment)
         lock.withLock { _calls.append(call) }
         return try respond(call)
     }
 }
 
-/// A crontab kept in memory behind `crontab -l` / `crontab -` / `crontab -r`, like the real one.
+/// A crontab kept in memory behind `crontab -l` / `crontab -` / `crontab -r`, like the real one:
+/// bytes in, the same bytes out.
 final class CrontabStore: @unchecked Sendable {
     private let lock = NSLock()
-    private var text: String?
+    private var table: [UInt8]?
     private var broken: ProcessResult?
-    init(_ text: String? = nil) { self.text = text }
-    var current: String? { lock.withLock { text } }
+    init(_ text: String? = nil) { self.table = text.map { Array($0.utf8) } }
+    init(bytes: [UInt8]) { self.table = bytes }
+    /// The table as UTF-8 text (for tables that are text).
+    var current: String? { lock.withLock { table.map { String(decoding: $0, as: UTF8.self) } } }
+    /// The table's exact bytes.
+    var currentBytes: [UInt8]? { lock.withLock { table } }
     /// Makes every call fail with `result` (nil: work again).
     func breakWith(_ result: ProcessResult?) { lock.withLock { broken = result } }
 
@@ -40,18 +48,18 @@ final class CrontabStore: @unchecked Sendable {
             if let broken { return broken }
             switch call.argv {
             case ["crontab", "-l"]:
-                guard let text else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
-                return ProcessResult(exitStatus: 0, stdout: Array(text.utf8))
+                guard let table else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
+                return ProcessResult(exitStatus: 0, stdout: table)
             case ["crontab", "-"]:
-                let new = call.input ?? ""
-                guard new.hasSuffix("\n") else {
+                let new = call.input ?? []
+                guard new.last == UInt8(ascii: "\n") else {
                     return ProcessResult(exitStatus: 1, stderr: Array("new crontab file is missing newline before EOF, can't install.\n".utf8))
                 }
-                text = new
+                table = new
                 return ProcessResult(exitStatus: 0)
             case ["crontab", "-r"]:
-                guard text != nil else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
-                text = nil
+                guard table != nil else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
+                table = nil
                 return ProcessResult(exitStatus: 0)
             default:
                 return ProcessResult(exitStatus: 127, stderr: Array("unexpected \(call.argv)\n".utf8))

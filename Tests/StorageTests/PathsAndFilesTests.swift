@@ -112,3 +112,35 @@ import SharedLogic
         #expect(again != nil)
     }
 }
+
+@Suite struct OwnExecutableTests {
+    /// The kernel marks a running program's removed file with " (deleted)" in /proc/self/exe.
+    @Test(arguments: [
+        ("/usr/local/bin/notif", "/usr/local/bin/notif"),
+        ("/usr/local/bin/notif (deleted)", "/usr/local/bin/notif"),
+        ("/opt/my bin (deleted)/notif", "/opt/my bin (deleted)/notif"),
+        ("/opt/notif (deleted) (deleted)", "/opt/notif (deleted)"),
+        ("/opt/notif(deleted)", "/opt/notif(deleted)"),
+    ])
+    func theDeletedMarkIsTakenOffTheEnd(link: String, path: String) {
+        #expect(FileIO.executablePath(fromLink: link) == path)
+    }
+
+    @Test func onlyAnExecutableRegularFileCounts() throws {
+        let dir = TempDir()
+        let program = dir.path + "/prog", plain = dir.path + "/plain", folder = dir.path + "/dir"
+        _ = FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(FileIO.isExecutable(program))
+        #expect(!FileIO.isExecutable(dir.path + "/missing"))
+        #expect(!FileIO.isExecutable(folder))
+        #expect(!FileIO.isExecutable("prog"), "a relative path is never one")
+        #expect(!FileIO.isExecutable(plain), "no x bit: not even root may run it")
+    }
+
+    @Test func theRunningProgramIsFound() {
+        let path = FileIO.currentExecutable()
+        #expect(path.map(FileIO.isExecutable) == true, "\(path ?? "nil")")
+    }
+}

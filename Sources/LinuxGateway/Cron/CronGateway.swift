@@ -38,11 +38,12 @@ public struct CronGateway: LocalNotificationGateway {
         try edit { $0.remove(id) }
     }
 
-    /// The current crontab text; "no crontab" is empty.
-    func readCrontab() throws(GatewayError) -> String {
+    /// The current crontab as the bytes `crontab -l` printed (never decoded: the user's lines
+    /// need not be UTF-8); "no crontab" is empty.
+    func readCrontab() throws(GatewayError) -> [UInt8] {
         let result = try call(["crontab", "-l"])
-        if result.succeeded { return result.stdoutText }
-        if result.exitStatus == 1 && result.stderrText.hasPrefix("no crontab for") { return "" }
+        if result.succeeded { return result.stdout }
+        if result.exitStatus == 1 && result.stderrText.hasPrefix("no crontab for") { return [] }
         throw GatewayError("`crontab -l` failed (\(result.failureSummary))")
     }
 
@@ -58,7 +59,7 @@ public struct CronGateway: LocalNotificationGateway {
         let old = try readCrontab()
         var block = CrontabBlock(parsing: old)
         change(&block)
-        let new = block.text
+        let new = block.bytes
         if new == old { return }
         if new.isEmpty {
             let result = try call(["crontab", "-r"])
@@ -66,12 +67,12 @@ public struct CronGateway: LocalNotificationGateway {
                 throw GatewayError("`crontab -r` failed (\(result.failureSummary)); your crontab was not changed")
             }
         } else {
-            // The whole text goes to a file first, and that file is crontab's stdin: if notif is
+            // The whole table goes to a file first, and that file is crontab's stdin: if notif is
             // killed half way, crontab still reads it all (through a pipe it would see a partial
             // crontab and install it). Not `crontab FILE`: crontab cuts long or odd file names.
             let file = Posix.join(Posix.directory(of: lockPath), "crontab.new")
             do {
-                try AtomicFile.write(Array(new.utf8), to: file)
+                try AtomicFile.write(new, to: file)
             } catch {
                 throw GatewayError("\(error); your crontab was not changed")
             }

@@ -57,7 +57,9 @@ public final class SchedulerProbe: @unchecked Sendable {
             embedded: { daemonLock.map(FileLock.isHeld) ?? false })
     }
 
-    /// A process named cron/crond: the pid file first, else a scan of /proc.
+    /// root's cron daemon: a process named cron/crond whose real and effective uid are 0, from
+    /// the pid file first, else a scan of /proc. Anyone can start a program named `cron` (a
+    /// renamed `sleep`); only root's daemon runs users' crontabs, so no other owner counts.
     static func cronDaemonAlive() -> Bool {
         for pidFile in ["/run/crond.pid", "/var/run/crond.pid"] {
             if let bytes = try? FileIO.read(pidFile, limit: 64),
@@ -77,10 +79,28 @@ public final class SchedulerProbe: @unchecked Sendable {
         return false
     }
 
-    private static func isCron(_ pid: Int32) -> Bool {
+    /// Whether `pid` is root's cron daemon: named cron or crond, and owned by root.
+    static func isCron(_ pid: Int32) -> Bool {
         guard let bytes = try? FileIO.read("/proc/\(pid)/comm", limit: 64) else { return false }
         let comm = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
-        return comm == "cron" || comm == "crond"
+        guard comm == "cron" || comm == "crond" else { return false }
+        return ownedByRoot(pid)
+    }
+
+    /// The `Uid:` line of /proc/PID/status says real and effective uid 0. (Not the owner of
+    /// /proc/PID: that turns root for any process that makes itself non-dumpable.)
+    static func ownedByRoot(_ pid: Int32) -> Bool {
+        guard let bytes = try? FileIO.read("/proc/\(pid)/status", limit: 64 << 10),
+              let ids = uids(status: String(decoding: bytes, as: UTF8.self)) else { return false }
+        return ids.real == 0 && ids.effective == 0
+    }
+
+    /// Real and effective uid from the text of /proc/PID/status (`Uid:\treal\teffective\tsaved\tfs`).
+    static func uids(status text: String) -> (real: UInt32, effective: UInt32)? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }) else { return nil }
+        let fields = line.dropFirst(4).split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 2, let real = UInt32(fields[0]), let effective = UInt32(fields[1]) else { return nil }
+        return (real, effective)
     }
 
     /// Why this user may not use `crontab` (missing program, cron.allow / cron.deny), or nil.

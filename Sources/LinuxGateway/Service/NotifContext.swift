@@ -21,17 +21,22 @@ public struct NotifContext: Sendable {
     /// The home directory the password database gives this user: what cron, systemd and a
     /// desktop login set HOME to. nil when unknown (and in tests, unless they set it).
     public var accountHome: @Sendable () -> String? = { nil }
-    /// The absolute path scheduled entries run.
-    public var executable: String {
+    /// The absolute path of notif's own program, which scheduled entries run: where
+    /// /proc/self/exe says this process was started from (without the kernel's " (deleted)").
+    /// nil when it cannot be told; never a guess. Entries check it with `isExecutable` first.
+    public var executable: String? {
         get { executableSource.value }
         set { executableSource = Lazy(newValue) }
     }
-    private var executableSource: Lazy<String>
+    private var executableSource: Lazy<String?>
+    /// Whether a path names a file this process may run (`FileIO.isExecutable`; tests may stand in
+    /// for an installed notif).
+    public var isExecutable: @Sendable (String) -> Bool = { FileIO.isExecutable($0) }
 
     public init(
         paths: NotifPaths, clock: any Clock, zone: ZoneRules, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
-        probe: @escaping @Sendable () -> SchedulerProbe, executable: String
+        probe: @escaping @Sendable () -> SchedulerProbe, executable: String?
     ) {
         self.init(paths: paths, clock: clock, zoneSource: Lazy(zone), runner: runner, lookup: lookup,
                   forcedScheduler: forcedScheduler, probe: probe, executableSource: Lazy(executable))
@@ -40,7 +45,7 @@ public struct NotifContext: Sendable {
     private init(
         paths: NotifPaths, clock: any Clock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
-        probe: @escaping @Sendable () -> SchedulerProbe, executableSource: Lazy<String>
+        probe: @escaping @Sendable () -> SchedulerProbe, executableSource: Lazy<String?>
     ) {
         self.paths = paths
         self.clock = clock
@@ -67,7 +72,7 @@ public struct NotifContext: Sendable {
             lookup: lookup,
             forcedScheduler: forcedScheduler,
             probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
-            executableSource: Lazy { FileIO.currentExecutable() ?? "/usr/local/bin/notif" })
+            executableSource: Lazy { FileIO.currentExecutable() })
         // Read from the password database once, however many entries ask.
         let accountHome = Lazy<String?> { Posix.currentUser().home }
         context.accountHome = { accountHome.value }

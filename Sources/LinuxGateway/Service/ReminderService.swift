@@ -33,15 +33,28 @@ public struct ReminderService: Sendable {
     }
 
     /// What a scheduled entry runs: `notif deliver ID`, and `notif deliver --catch-up ID` for
-    /// runs that may come late (boot, a missed timer).
-    public func entry(for reminder: LocalReminder) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: command(["deliver", reminder.id]),
-                       catchUpCommand: command(["deliver", "--catch-up", reminder.id]))
+    /// runs that may come late (boot, a missed timer). Fails when notif's own program is gone.
+    public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
+        ScheduledEntry(reminder: reminder, command: try command(["deliver", reminder.id]),
+                       catchUpCommand: try command(["deliver", "--catch-up", reminder.id]))
+    }
+
+    /// The path of notif's own program for an entry to run, checked now: it must exist and be
+    /// executable. A binary removed while notif runs (or replaced by something else) would give
+    /// an entry that never runs while the page shows the next reminder; installing fails instead.
+    public func program() throws(GatewayError) -> String {
+        guard let path = context.executable else {
+            throw GatewayError("notif cannot tell where its own program is (/proc/self/exe cannot be read), so nothing was scheduled; run notif by its full path")
+        }
+        guard context.isExecutable(path) else {
+            throw GatewayError("notif's own program \(path) was removed or replaced; run the installed notif again (`notif apply`) so the entry names a program that exists; nothing was scheduled")
+        }
+        return path
     }
 
     /// `notif ARGS` by absolute path. XDG locations set for this process are passed on through
     /// `/usr/bin/env`, since schedulers and session managers start programs without them.
-    public func command(_ arguments: [String]) -> [String] {
+    public func command(_ arguments: [String]) throws(GatewayError) -> [String] {
         var command: [String] = []
         // Where notif's files are: a HOME other than the one jobs get (the password database's),
         // and XDG directories, go with the entry so it reads the same files.
@@ -52,7 +65,7 @@ public struct ReminderService: Sendable {
         carried += ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
-        let executable = context.executable
+        let executable = try program()
         if !carried.isEmpty {
             command = ["/usr/bin/env"] + carried
             // env takes every word holding '=' before the program for another assignment: a path
@@ -88,7 +101,7 @@ public struct ReminderService: Sendable {
     private func applyLocked(_ loaded: LoadedPreferences) -> ApplyOutcome {
         recordSession()
         let choice = schedulerChoice()
-        let makeEntry = { (reminder: LocalReminder) in entry(for: reminder) }
+        let makeEntry = entry(for:)
         guard let kind = choice.kind, let gateway = gateway(for: kind) else {
             let reason = choice.warnings.first ?? "no scheduler available"
             let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), entry: makeEntry)

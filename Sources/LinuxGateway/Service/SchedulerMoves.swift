@@ -23,7 +23,7 @@ extension ReminderService {
                 moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: [ReminderOutcome(id: "(\(kind.rawValue) entries)", result: .failed(error.message))])))
                 continue
             }
-            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: { entry(for: $0) })))
+            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: entry(for:))))
         }
         return moves
     }
@@ -33,7 +33,7 @@ extension ReminderService {
     public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
         try underApplyLock { loaded in
             guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-            return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: { entry(for: $0) })
+            return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: entry(for:))
         }
     }
 }

@@ -40,7 +40,13 @@ extension ReminderService {
                 let found = try gateway.installed()
                 installed = found
                 for reminder in planned {
-                    let want = try? gateway.render(entry(for: reminder))
+                    let want: String?
+                    do {
+                        want = try gateway.render(entry(for: reminder))
+                    } catch {
+                        want = nil
+                        if !warnings.contains(error.message) { warnings.append(error.message) }
+                    }
                     if found[reminder.id] == nil {
                         outOfSync.append("\(reminder.id) is planned but not installed")
                     } else if found[reminder.id] != want {

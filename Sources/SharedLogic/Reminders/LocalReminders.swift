@@ -52,7 +52,7 @@ public enum LocalReminders {
     public static func apply(
         _ preferences: NotificationPreferences,
         gateway: some LocalNotificationGateway,
-        entry: (LocalReminder) -> ScheduledEntry
+        entry: (LocalReminder) throws(GatewayError) -> ScheduledEntry
     ) -> ApplyReport {
         let installed: [String: String]
         do {
@@ -81,14 +81,15 @@ public enum LocalReminders {
 
     private static func reconcile(
         _ reminder: LocalReminder, preferences: NotificationPreferences, current: String?,
-        gateway: some LocalNotificationGateway, entry makeEntry: (LocalReminder) -> ScheduledEntry
+        gateway: some LocalNotificationGateway, entry makeEntry: (LocalReminder) throws(GatewayError) -> ScheduledEntry
     ) -> ReminderResult {
         if let reason = blockReason(for: reminder, in: preferences) {
             if current != nil { return cancel(reminder.id, on: gateway) }
             return reason == .preferenceOff ? .unchanged : .blocked(reason)
         }
-        let entry = makeEntry(reminder)
         do {
+            // An entry that cannot be made (notif's own program is gone, say) installs nothing.
+            let entry = try makeEntry(reminder)
             if try gateway.render(entry) == current { return .unchanged }
             try gateway.install(entry)
             return .installed

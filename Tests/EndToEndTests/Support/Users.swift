@@ -1,4 +1,5 @@
 import Foundation
+import LinuxGateway
 
 /// A throwaway system user (name starts with notif-t; `make test` deletes them) for tests that
 /// need a real crontab or file permissions that root would ignore.
@@ -54,6 +55,20 @@ struct TestUser {
     func setCrontab(_ text: String) throws {
         let result = try EndToEndTests.run(["crontab", "-u", name, "-"], environment: ["PATH": "/usr/bin:/bin"], input: text)
         guard result.status == 0 else { throw E2EFailure("crontab -u \(name): \(result)") }
+    }
+
+    /// The user's crontab exactly as `crontab -l`, run as this user, prints it ([] when there is none).
+    func crontabBytes() throws -> [UInt8] {
+        let result = try SpawnProcessRunner().run(["/usr/sbin/runuser", "-u", name, "--", "/usr/bin/crontab", "-l"], timeout: 30)
+        if result.succeeded { return result.stdout }
+        guard result.stderrText.contains("no crontab for") else { throw E2EFailure("crontab -l as \(name): \(result.failureSummary)") }
+        return []
+    }
+
+    /// Installs `bytes` as the user's crontab through `crontab -` run as this user (no decoding on the way).
+    func setCrontab(bytes: [UInt8]) throws {
+        let result = try SpawnProcessRunner().run(["/usr/sbin/runuser", "-u", name, "--", "/usr/bin/crontab", "-"], input: bytes, timeout: 30)
+        guard result.succeeded else { throw E2EFailure("crontab - as \(name): \(result.failureSummary)") }
     }
 
     var crontabFile: String { "/var/spool/cron/crontabs/\(name)" }
