@@ -20,7 +20,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic", "TestSupport"]),
         .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic", "TestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic"]),
+        .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic", "Storage"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway", "TestSupport"]),
     ]

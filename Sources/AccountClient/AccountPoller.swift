@@ -4,13 +4,20 @@ import SharedLogic
 /// Push for Account projects on Linux: `notif daemon` polls the server's history every
 /// `interval` seconds and shows items it has not shown before, while notifications are
 /// allowed and Push Notifications is on. The first poll only records what is already there,
-/// so an old history never floods the desktop. Guest projects never poll.
+/// so an old history never floods the desktop. Guest projects never poll. A hostile server
+/// gets bounded work: at most `maximumPerPoll` items are shown per poll, a failing item is tried
+/// `maximumAttempts` times in all, and items with ids that are not plain are skipped.
 public final class AccountPoller {
     let account: AccountService
     let interval: Int64
     let log: (String) -> Void
     private var nextPoll: Instant?
     private var registrationChecked = false
+
+    /// New items shown per poll at most; older new ones are marked seen and counted in one record.
+    public static let maximumPerPoll = 5
+    /// Attempts to show an item, in all, before it is given up on (marked shown, said once).
+    public static let maximumAttempts = 3
 
     public init(account: AccountService, interval: Int64, log: @escaping (String) -> Void) {
         self.account = account
@@ -49,33 +56,66 @@ public final class AccountPoller {
             log("server history: \(history.problem?.message ?? "unreachable"); will try again")
             return
         }
-        let ids = Set(history.items.map(\.id))
-        guard let shown = account.store.shownIDs() else {
-            try? account.store.saveShownIDs(ids)
+        // Items whose id could carry control characters or markup into a log or a terminal
+        // are never shown or recorded; only their number is said.
+        let items = history.items.filter(\.hasValidID)
+        if items.count < history.items.count {
+            log("server history: \(history.items.count - items.count) items with invalid ids skipped")
+        }
+        let ids = Set(items.map(\.id))
+        let store = account.store
+        guard let shown = store.shownIDs() else {
+            try? store.saveShownIDs(ids)
             log("server history: \(ids.count) earlier notifications noted; new ones will be shown")
             return
         }
-        let fresh = history.items.filter { !shown.contains($0.id) }
-        guard !fresh.isEmpty else { return }
+        var seen = shown
+        let fresh = items.filter { seen.insert($0.id).inserted }
+        var attempts = store.failedAttempts().filter { ids.contains($0.key) && !shown.contains($0.key) }
+        guard !fresh.isEmpty else {
+            try? store.saveFailedAttempts(attempts)
+            return
+        }
         let allowed = preferences.permission == .granted && preferences.pushNotifications
         let reminders = account.reminders
         var done = shown.union(ids)
-        for item in fresh.reversed() {
+        // The history is newest first: the newest few are shown, the older ones only counted.
+        let batch = fresh.prefix(Self.maximumPerPoll)
+        for item in batch {
+            let id = "server:\(item.id)"
             let record: DeliveryRecord
             if !allowed {
-                record = reminders.log("server:\(item.id)", kind: .push, now: now, .skipped,
+                attempts[item.id] = nil
+                record = reminders.log(id, kind: .push, now: now, .skipped,
                                        preferences.permission == .granted ? "Push Notifications is off" : "notifications are not allowed")
             } else {
                 switch reminders.show(summary: item.title, body: item.body) {
-                case .success(let how): record = reminders.log("server:\(item.id)", kind: .push, now: now, .delivered, how)
+                case .success(let how):
+                    attempts[item.id] = nil
+                    record = reminders.log(id, kind: .push, now: now, .delivered, how)
                 case .failure(let error):
-                    // Not marked as shown: the next poll tries again.
-                    done.remove(item.id)
-                    record = reminders.log("server:\(item.id)", kind: .push, now: now, .failed, error.message)
+                    let attempt = (attempts[item.id] ?? 0) + 1
+                    if attempt >= Self.maximumAttempts {
+                        attempts[item.id] = nil
+                        record = reminders.log(id, kind: .push, now: now, .failed,
+                                               "\(error.message); given up after \(attempt) attempts")
+                    } else {
+                        // Not marked as shown: the next poll tries again.
+                        attempts[item.id] = attempt
+                        done.remove(item.id)
+                        record = reminders.log(id, kind: .push, now: now, .failed,
+                                               "\(error.message); attempt \(attempt) of \(Self.maximumAttempts), will try again")
+                    }
                 }
             }
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue): \(record.detail)")
         }
+        if fresh.count > batch.count {
+            let record = reminders.log("server", kind: .push, now: now, .skipped,
+                                       "\(fresh.count - batch.count) older new notifications not shown (at most \(Self.maximumPerPoll) per poll)")
+            log("\(record.time) \(record.reminder) \(record.outcome.rawValue): \(record.detail)")
+        }
+        try? store.saveFailedAttempts(attempts)
         try? account.store.saveShownIDs(done)
     }
 }

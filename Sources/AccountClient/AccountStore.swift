@@ -21,6 +21,7 @@ public struct AccountStore: Sendable {
     static let registrationFile = "registration.json"
     static let historyCacheFile = "history-cache.json"
     static let shownFile = "history-shown.json"
+    static let attemptsFile = "history-attempts.json"
 
     public func authToken() -> String? {
         guard let text = try? state.read(Self.authTokenFile) else { return nil }
@@ -33,7 +34,7 @@ public struct AccountStore: Sendable {
     }
 
     public func forget() {
-        for file in [Self.authTokenFile, Self.registrationFile, Self.historyCacheFile, Self.shownFile] {
+        for file in [Self.authTokenFile, Self.registrationFile, Self.historyCacheFile, Self.shownFile, Self.attemptsFile] {
             try? state.remove(file)
         }
     }
@@ -111,6 +112,28 @@ public struct AccountStore: Sendable {
 
     public func saveShownIDs(_ ids: Set<String>) throws(FileError) {
         try state.write(Self.shownFile, JSONWriter.pretty(.array(ids.sorted().map { .string($0) })))
+    }
+
+    /// How many times showing each not yet shown server notification has failed (next to the
+    /// shown ids), so a failing item is given up on after a few polls instead of retried forever.
+    public func failedAttempts() -> [String: Int] {
+        guard let text = try? state.read(Self.attemptsFile), let doc = try? JSONParser.parse(text),
+              let members = doc.objectMembers else { return [:] }
+        var result: [String: Int] = [:]
+        for member in members {
+            if let count = member.value.intValue, count > 0 { result[member.key] = count }
+        }
+        return result
+    }
+
+    public func saveFailedAttempts(_ attempts: [String: Int]) throws(FileError) {
+        if attempts.isEmpty {
+            if (try? state.read(Self.attemptsFile)) != nil { try state.remove(Self.attemptsFile) }
+            return
+        }
+        try state.write(Self.attemptsFile, JSONWriter.pretty(.object(attempts.keys.sorted().map {
+            JSONMember($0, .int(attempts[$0]!))
+        })))
     }
 }
 

@@ -1,8 +1,12 @@
 import LinuxGateway
 
 /// HTTP through curl, configured on stdin (`--config -`) so the bearer token never appears in
-/// a process's arguments. No redirects are followed, responses over `maximumBytes` are
-/// refused, and every request has a hard time limit.
+/// a process's arguments. curl obeys notif's rules only: `-q` (first, the only place curl
+/// honours it) keeps a user's `.curlrc` out, so nothing there can make it follow a redirect or
+/// write a file. No redirects are followed (`max-redirs = 0` as well), a loopback server is
+/// never reached through a proxy (`noproxy = "*"`: the bearer token would cross the proxy in
+/// clear text over http://), responses over `maximumBytes` are refused, and every request has
+/// a hard time limit.
 public struct CurlTransport: HTTPTransport {
     let runner: any ProcessRunner
     let timeout: Double
@@ -16,6 +20,9 @@ public struct CurlTransport: HTTPTransport {
 
     static let statusMarker = "\n--notif-http-status:"
 
+    /// curl's argv: `-q` must come first (curl ignores it anywhere else), then the config on stdin.
+    static let argv = ["curl", "-q", "--config", "-"]
+
     /// The curl config for `request` (what goes to curl's stdin).
     func config(for request: HTTPRequest) -> String {
         var lines = [
@@ -23,14 +30,22 @@ public struct CurlTransport: HTTPTransport {
             "request = \(quote(request.method))",
             "silent", "show-error",
             "proto = \"=https,http\"",
+            "max-redirs = 0",
             "max-time = \(Int(timeout))",
             "connect-timeout = \(Int(max(1, timeout / 3)))",
             "max-filesize = \(maximumBytes)",
             "write-out = \(quote(Self.statusMarker + "%{http_code}"))",
         ]
+        if Self.isLoopback(request.url) { lines.append("noproxy = \"*\"") }
         for header in request.headers { lines.append("header = \(quote(header))") }
         if let body = request.body { lines.append("data-binary = \(quote(String(decoding: body, as: UTF8.self)))") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether `url`'s host is this machine (`localhost`, `127.x.x.x`, `[::1]`).
+    static func isLoopback(_ url: String) -> Bool {
+        guard let server = try? ServerURL(parsing: url) else { return false }
+        return ServerURL.isLoopback(server.host)
     }
 
     /// A curl config string: double quotes with backslash escapes.
@@ -52,7 +67,7 @@ public struct CurlTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) throws(AccountError) -> HTTPResponse {
         let result: ProcessResult
         do {
-            result = try runner.run(["curl", "--config", "-"], input: Array(config(for: request).utf8), environment: [:], timeout: timeout + 5)
+            result = try runner.run(Self.argv, input: Array(config(for: request).utf8), environment: [:], timeout: timeout + 5)
         } catch {
             throw AccountError(.local, error.notFound ? "curl is not installed (Debian: apt install curl)" : error.description)
         }

@@ -14,6 +14,21 @@ public struct ServerNotification: Equatable, Sendable {
         self.sentAt = sentAt
     }
 
+    /// Whether `id` is one notif keeps, logs and shows: 1 to 128 of `A-Z a-z 0-9 . _ : -` (a
+    /// number id is fine). Anything else (control characters, spaces, markup) could reach a
+    /// terminal or a log through the id, so such an item is skipped, never shown or recorded.
+    public static func isValidID(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard (1...128).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// Whether this item's id is valid (`isValidID`).
+    public var hasValidID: Bool { Self.isValidID(id) }
+
     /// Reads a history response: a JSON array of objects (or `{"items": [...]}`/`{"notifications": [...]}`).
     public static func list(from bytes: [UInt8]) throws(AccountError) -> [ServerNotification] {
         let document: JSONValue

@@ -23,6 +23,9 @@ public struct SpawnProcessRunner: ProcessRunner {
 
     private func spawn(_ argv: [String], input: [UInt8]?, stdinFile: String?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
         precondition(!argv.isEmpty)
+        // A child that exits before reading all its input must not kill this process with
+        // SIGPIPE (the write then fails with EPIPE). Children get the default action back.
+        if input != nil { signal(SIGPIPE, SIG_IGN) }
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard makePipe(&inPipe) else { throw SpawnError(program: argv[0], code: errno) }
         guard makePipe(&outPipe) else {

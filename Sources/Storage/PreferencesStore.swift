@@ -60,6 +60,9 @@ public struct PreferencesStore: Sendable {
             guard let target = FileIO.symlinkTarget(path) else { break }
             path = target
         }
+        if (try? FileStatus.of(path, followLinks: false))??.kind == .symlink {
+            throw .file(FileError("read", paths.settingsFile, code: ELOOP))   // a loop, or too long a chain
+        }
         guard path != paths.settingsFile else { return path }
         // The end of the chain: the file when it exists, else the directory it would be made in.
         let existing: (String, FileStatus?)
@@ -73,9 +76,6 @@ public struct PreferencesStore: Sendable {
             let what = existing.0 == path ? "it leads to a file" : "it leads into \(existing.0)"
             throw .file(FileError("follow", "\(paths.settingsFile) (a link to \(path))", code: EPERM,
                                   reason: "\(what) that belongs to \(Posix.userName(status.owner)) (uid \(status.owner)); notif follows a link only to your own files: remove the link or point it at a file of yours"))
-        }
-        if existing.1?.kind == .symlink {
-            throw .file(FileError("follow", "\(paths.settingsFile) (a link to \(path))", code: ELOOP, reason: "the chain of links is too long"))
         }
         return path
     }

@@ -44,11 +44,25 @@ import LinuxGateway
         let runner = Capture(ProcessResult(exitStatus: 0, stdout: Array("[]\n--notif-http-status:200".utf8)))
         let api = AccountAPI(server: try ServerURL(parsing: "https://example.org"), transport: CurlTransport(runner: runner))
         #expect(try api.history(authToken: "s3cret\"quote").isEmpty)
-        #expect(runner.argv == ["curl", "--config", "-"])
+        #expect(runner.argv == ["curl", "-q", "--config", "-"], "-q first: a user's .curlrc is never read")
         #expect(!runner.argv.joined().contains("s3cret"))
         #expect(runner.input.contains(#"header = "Authorization: Bearer s3cret\"quote""#))
         #expect(runner.input.contains(#"url = "https://example.org/api/v1/app/notifications""#))
         #expect(!runner.input.contains("location"), "redirects are never followed")
+    }
+
+    /// curl follows notif's rules only: no .curlrc (`-q`, first), no redirects, no proxy for loopback.
+    @Test(arguments: [("http://127.0.0.1:8080", true), ("http://localhost:9", true), ("http://[::1]:9000/app", true),
+                      ("http://127.1.2.3", true), ("https://example.org", false), ("https://127.0.0.1.example.org", false)])
+    func curlIgnoresCurlrcNeverRedirectsAndNeverProxiesLoopback(server: String, loopback: Bool) throws {
+        let runner = Capture(ProcessResult(exitStatus: 0, stdout: Array("{}\n--notif-http-status:201".utf8)))
+        let api = AccountAPI(server: try ServerURL(parsing: server), transport: CurlTransport(runner: runner))
+        try api.register(deviceToken: "d", authToken: "a", appVersion: "1")
+        #expect(runner.argv.first == "curl" && runner.argv.dropFirst().first == "-q", "curl honours -q only as its first argument: \(runner.argv)")
+        let lines = runner.input.split(separator: "\n").map(String.init)
+        #expect(lines.contains("max-redirs = 0"))
+        #expect(!lines.contains { $0.hasPrefix("location") || $0.hasPrefix("-L") || $0.hasPrefix("proxy ") || $0.hasPrefix("output") })
+        #expect(lines.contains(#"noproxy = "*""#) == loopback, "\(server): \(lines)")
     }
 
     @Test func curlFailuresBecomeMessages() throws {

@@ -42,7 +42,8 @@ public enum TerminalText {
         "\"" + safe(text, limit: limit).replacingAll("\"", with: "\\\"") + "\""
     }
 
-    /// Whether `scalar` is a control character (C0, DEL, C1) or a bidirectional control.
+    /// Whether `scalar` is one that must never reach a terminal or a notification as is: C0
+    /// controls, DEL, C1 controls, and bidirectional overrides, embeddings, isolates and marks.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)

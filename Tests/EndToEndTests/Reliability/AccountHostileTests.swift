@@ -204,7 +204,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
             let curls = children(of: process.processIdentifier).filter { cmdline($0).first == "curl" }
             #expect(curls.count == 1, "\(args): curl children \(curls)")
             for pid in curls {
-                #expect(cmdline(pid) == ["curl", "--config", "-"], "\(args): \(cmdline(pid))")
+                #expect(cmdline(pid) == ["curl", "-q", "--config", "-"], "\(args): \(cmdline(pid))")
                 let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
                 #expect(environ.range(of: Data(token.utf8)) == nil, "\(args): token in curl's environment")
                 seenCurl += 1

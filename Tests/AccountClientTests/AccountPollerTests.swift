@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import LinuxGateway
+import SharedLogic
+import Storage
+@testable import AccountClient
+
+/// The daemon's poller over real files in a scratch directory, with the server answered in
+/// memory and notify-send recorded (succeeding or failing as told).
+final class PollerFixture: @unchecked Sendable {
+    /// The server's history, as the poller fetches it: a JSON array.
+    final class Server: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var _history: [UInt8] = Array("[]".utf8)
+        func answer(_ items: [[String: String]]) {
+            let data = try! JSONSerialization.data(withJSONObject: items)
+            lock.withLock { _history = Array(data) }
+        }
+        func send(_ request: HTTPRequest) throws(AccountError) -> HTTPResponse {
+            request.method == "GET" ? HTTPResponse(status: 200, body: lock.withLock { _history }) : HTTPResponse(status: 201, body: [])
+        }
+    }
+
+    /// notify-send, recorded: its summary and body per call.
+    final class Notifier: ProcessRunner, @unchecked Sendable {
+        private let lock = NSLock()
+        private var _shown: [(summary: String, body: String)] = []
+        var fails = false
+        var shown: [(summary: String, body: String)] { lock.withLock { _shown } }
+        func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+            guard argv.first == "notify-send", let dashes = argv.firstIndex(of: "--"), argv.count == dashes + 3 else {
+                return ProcessResult(exitStatus: 127, stderr: Array("unexpected \(argv)".utf8))
+            }
+            lock.withLock { _shown.append((argv[dashes + 1], argv[dashes + 2])) }
+            // Like the real one: an empty summary is refused.
+            if fails || argv[dashes + 1].isEmpty { return ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8)) }
+            return ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
+        }
+    }
+
+    struct Fixed: Clock {
+        let instant: Instant
+        func now() -> Instant { instant }
+    }
+
+    let directory: String
+    let server = Server()
+    let notifier = Notifier()
+    private(set) var lines: [String] = []
+    var now = Instant(seconds: 1_795_000_000)
+    lazy var poller = AccountPoller(account: account, interval: 10, log: { [unowned self] in self.lines.append($0) })
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.path + "/notif-poller-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try account.context.store.update {
+            $0.mode = .account
+            $0.accountServer = "https://example.org"
+            $0.permission = .granted
+            $0.pushNotifications = true
+        }
+        try account.store.saveAuthToken("token")
+        try account.store.saveShownIDs([])   // past the first poll, which only notes what is there
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    var account: AccountService {
+        // The session bus is the user's standard one, so it is the only one tried.
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/\(getuid())/bus"]
+        let context = NotifContext(
+            paths: NotifPaths(home: directory, configHome: directory + "/config", stateHome: directory + "/state"),
+            clock: Fixed(instant: now), zone: .utc, runner: notifier, lookup: { env[$0] }, forcedScheduler: .embedded,
+            probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil) },
+            executable: "/usr/local/bin/notif")
+        return AccountService(reminders: ReminderService(context: context), transport: server, appVersion: "1")
+    }
+
+    /// One poll, 10 s after the last.
+    func poll() {
+        poller.wake(now: now)
+        now = now.adding(seconds: 10)
+    }
+
+    var records: [DeliveryRecord] { (try? account.context.deliveryLog.newest(10_000).reversed()) ?? [] }
+}
+
+@Suite struct AccountPollerTests {
+    func items(_ count: Int, title: String = "T") -> [[String: String]] {
+        (0..<count).reversed().map { ["id": "n\($0)", "title": title, "body": "b\($0)", "sentAt": "2026-11-29T10:00:00Z"] }
+    }
+
+    @Test func atMostFiveNewItemsPerPollNewestFirstAndOneRecordForTheRest() throws {
+        let fixture = try PollerFixture()
+        fixture.server.answer(items(12))
+        fixture.poll()
+        #expect(fixture.notifier.shown.map(\.body) == ["b11", "b10", "b9", "b8", "b7"])
+        let records = fixture.records
+        #expect(records.count == 6, "\(records)")
+        #expect(records.last?.reminder == "server" && records.last?.detail == "7 older new notifications not shown (at most 5 per poll)")
+        #expect(fixture.lines.filter { $0.contains("not shown") }.count == 1)
+        // The older ones were marked seen: the next poll shows nothing.
+        fixture.poll()
+        #expect(fixture.notifier.shown.count == 5)
+        #expect(fixture.account.store.shownIDs() == Set((0..<12).map { "n\($0)" }))
+    }
+
+    @Test func aFailingItemIsTriedThreeTimesInAllThenGivenUpOnOnce() throws {
+        let fixture = try PollerFixture()
+        fixture.notifier.fails = true
+        fixture.server.answer(items(3))
+        for _ in 0..<6 { fixture.poll() }
+        #expect(fixture.notifier.shown.count == 9, "3 items, 3 attempts each: \(fixture.notifier.shown.count)")
+        let records = fixture.records
+        #expect(records.count == 9)
+        #expect(records.filter { $0.detail.hasSuffix("given up after 3 attempts") }.map(\.reminder).sorted() == ["server:n0", "server:n1", "server:n2"])
+        #expect(fixture.account.store.shownIDs() == ["n0", "n1", "n2"])
+        #expect(fixture.account.store.failedAttempts().isEmpty, "the attempts file does not keep given-up items")
+        // A failure that goes away in time is shown and forgotten.
+        fixture.server.answer(items(4))
+        fixture.poll()
+        fixture.notifier.fails = false
+        fixture.poll()
+        #expect(fixture.records.last?.outcome == .delivered && fixture.records.last?.reminder == "server:n3")
+        #expect(fixture.account.store.failedAttempts().isEmpty)
+        fixture.poll()
+        #expect(fixture.notifier.shown.count == 11)
+    }
+
+    @Test func anEmptyTitleIsShownWithTheFallbackSummary() throws {
+        let fixture = try PollerFixture()
+        fixture.server.answer([["id": "1", "title": "", "body": "x"], ["id": "2", "title": " \t", "body": "y"]])
+        fixture.poll()
+        #expect(fixture.notifier.shown.map(\.summary) == ["notif", "notif"])
+        #expect(fixture.records.map(\.outcome) == [.delivered, .delivered])
+    }
+
+    @Test func itemsWithInvalidIDsAreSkippedAndOnlyCounted() throws {
+        let fixture = try PollerFixture()
+        fixture.server.answer([["id": "ok-1", "title": "fine"], ["id": "bad\u{1B}[31m", "title": "esc"], ["id": "<b>", "title": "markup"],
+                               ["id": "", "title": "empty"], ["id": String(repeating: "a", count: 129), "title": "long"]])
+        fixture.poll()
+        #expect(fixture.notifier.shown.map(\.summary) == ["fine"])
+        #expect(fixture.records.map(\.reminder) == ["server:ok-1"])
+        #expect(fixture.lines.filter { $0.contains("4 items with invalid ids skipped") }.count == 1, "\(fixture.lines)")
+        #expect(!fixture.lines.joined().unicodeScalars.contains { $0.value == 0x1B } && !fixture.lines.joined().contains("<b>"))
+        #expect(fixture.account.store.shownIDs() == ["ok-1"])
+    }
+}
+
+@Suite struct ServerIDTests {
+    @Test(arguments: ["1", "42", "a1", "n-3_x.y:z", String(repeating: "A", count: 128), "-1.5"])
+    func accepted(id: String) { #expect(ServerNotification.isValidID(id)) }
+
+    @Test(arguments: ["", String(repeating: "A", count: 129), "a b", "a\u{1B}b", "<b>", "a/b", "é", "a\nb", "a\u{202E}b", "1e+5"])
+    func refused(id: String) { #expect(!ServerNotification.isValidID(id)) }
+}
