@@ -42,29 +42,7 @@ public enum BusPeer {
 
     /// The uid of the process listening on a Unix socket, from the kernel; nil when nothing does.
     static func listenerUID(_ name: String, abstract: Bool) -> uid_t? {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(name.utf8)
-        let offset = abstract ? 1 : 0   // an abstract name starts with a NUL byte
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count + offset < capacity else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            for (i, byte) in bytes.enumerated() { path[i + offset] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + bytes.count + (abstract ? 0 : 1))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
-        }
-        // A Unix socket connects at once, or says EAGAIN when its queue is full (still served).
-        guard connected == 0 || errno == EAGAIN || errno == EINPROGRESS else { return nil }
-        var credentials = (pid: Int32(0), uid: UInt32(0), gid: UInt32(0))
-        var size = socklen_t(MemoryLayout.size(ofValue: credentials))
-        let peerCredentials: Int32 = 17   // SO_PEERCRED
-        guard getsockopt(fd, SOL_SOCKET, peerCredentials, &credentials, &size) == 0, credentials.pid > 0 else { return nil }
-        return credentials.uid
+        UnixSocket.listener(name, abstract: abstract)?.uid
     }
 
     /// D-Bus escapes bytes in address values as `%XX`.

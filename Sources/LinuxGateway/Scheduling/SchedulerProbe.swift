@@ -48,13 +48,18 @@ public final class SchedulerProbe: @unchecked Sendable {
     /// - Parameter daemonLock: the lock file `notif daemon` holds while it runs.
     public static func live(environment lookup: @escaping (String) -> String? = Posix.environment, daemonLock: String? = nil) -> SchedulerProbe {
         SchedulerProbe(
-            systemd: {
-                let runtime = lookup("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(getuid())"
-                return access(Posix.join(runtime, "systemd/private"), F_OK) == 0
-            },
+            systemd: { systemdManagerAnswers(runtimeDirectory: lookup("XDG_RUNTIME_DIR")) },
             cron: { cronDaemonAlive() },
             crontab: { crontabProblem(user: Posix.currentUser().name, path: lookup("PATH")) },
             embedded: { daemonLock.map(FileLock.isHeld) ?? false })
+    }
+
+    /// Whether this user's systemd manager serves `systemd/private` in the runtime directory
+    /// (`XDG_RUNTIME_DIR` when absolute, else /run/user/UID). The socket file stays behind a
+    /// manager that died or was stopped, so only a connection it accepts counts.
+    static func systemdManagerAnswers(runtimeDirectory: String?) -> Bool {
+        let runtime = runtimeDirectory.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(getuid())"
+        return UnixSocket.listener(Posix.join(runtime, "systemd/private"), abstract: false) != nil
     }
 
     /// root's cron daemon: a process named cron/crond whose real and effective uid are 0, from

@@ -98,7 +98,7 @@ extension ReminderService {
     /// A few words on whether `kind` fires on this machine now.
     static func state(of kind: SchedulerKind, probe: SchedulerProbe) -> String? {
         switch kind {
-        case .systemd: return probe.systemdUserManagerRunning ? nil : "no systemd user manager: starts at next login"
+        case .systemd: return probe.systemdUserManagerRunning ? "user manager running" : "no systemd user manager: starts at next login"
         case .cron: return probe.cronDaemonRunning ? nil : "the cron daemon is not running"
         case .embedded: return probe.embeddedDaemonRunning ? "notif daemon running" : "notif daemon is not running"
         }
