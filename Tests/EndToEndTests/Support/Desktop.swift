@@ -80,23 +80,29 @@ final class DesktopSession {
 
     /// Summaries and app names of every notification shown so far.
     func shown() throws -> [(app: String, summary: String)] {
-        _ = try user.run(["dunstctl", "close-all"], environment)
-        let result = try user.run(["dunstctl", "history"], environment)
-        guard let data = result.stdout.data(using: .utf8),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let groups = object["data"] as? [[[String: Any]]] else {
-            throw E2EFailure("dunstctl history: \(result)")
-        }
-        return groups.flatMap { $0 }.map { item in
-            let app = (item["appname"] as? [String: Any])?["data"] as? String ?? ""
-            let summary = (item["summary"] as? [String: Any])?["data"] as? String ?? ""
-            return (app, summary)
-        }
+        try dunstShown(by: user, environment)
     }
 
     deinit {
         _ = try? EndToEndTests.run(["pkill", "-KILL", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
         process.waitUntilExit()
+    }
+}
+
+/// Summaries and app names of every notification the dunst on the bus `environment` names has
+/// shown to `user` so far (shown ones are closed first, which moves them to its history).
+func dunstShown(by user: TestUser, _ environment: [String: String]) throws -> [(app: String, summary: String)] {
+    _ = try user.run(["dunstctl", "close-all"], environment)
+    let result = try user.run(["dunstctl", "history"], environment)
+    guard let data = result.stdout.data(using: .utf8),
+          let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let groups = object["data"] as? [[[String: Any]]] else {
+        throw E2EFailure("dunstctl history: \(result)")
+    }
+    return groups.flatMap { $0 }.map { item in
+        let app = (item["appname"] as? [String: Any])?["data"] as? String ?? ""
+        let summary = (item["summary"] as? [String: Any])?["data"] as? String ?? ""
+        return (app, summary)
     }
 }
 

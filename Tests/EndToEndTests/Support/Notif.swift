@@ -15,14 +15,14 @@ enum NotifBinary {
 
     /// A copy in a world-readable directory whose path holds a space and a `%`, so throwaway
     /// users can run it and every scheduler's quoting is exercised.
-    static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%") throws -> String {
+    static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%", of binary: String = path) throws -> String {
         let dir = sandbox.path + "/" + directory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let target = dir + "/notif"
         // Copied by `cp`, not in this process: a file this multi-threaded process held open for
         // writing would leak into children other tests spawn meanwhile, and exec would then fail
         // with "Text file busy".
-        let copied = try run(["cp", path, target], environment: ["PATH": "/usr/bin:/bin"])
+        let copied = try run(["cp", binary, target], environment: ["PATH": "/usr/bin:/bin"])
         guard copied.status == 0 else { throw E2EFailure("cp notif: \(copied)") }
         for p in [sandbox.path, dir] { chmod(p, 0o755) }
         chmod(target, 0o755)

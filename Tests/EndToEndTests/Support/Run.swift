@@ -30,6 +30,18 @@ func waitUntil(_ seconds: TimeInterval, _ condition: () throws -> Bool) rethrows
     return try condition()
 }
 
+/// Polls `condition` every 100 ms until it holds or `seconds` pass, without holding a thread
+/// while it waits: a test that waits a minute for 09:00 leaves the test runner's few threads
+/// (one per core) to the other tests.
+func poll(for seconds: TimeInterval, until condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+        if try condition() { return true }
+        try? await Task.sleep(nanoseconds: 100_000_000)
+    } while Date() < deadline
+    return try condition()
+}
+
 struct E2EFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
