@@ -22,12 +22,15 @@ struct CommandSpec {
             summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery",
             details: """
             Shows the saved settings, the notification permission, the project mode, which scheduler
-            holds notif's entries, what the settings plan and what is installed, whether the two
-            agree, when the next reminder fires (local time) and the last delivery.
+            holds notif's entries, what the settings plan and what is installed, when each installed
+            entry really fires (Fires: in the scheduler's own terms, e.g. "cron at 03:30 system time
+            (Etc/UTC), 09:00 in Asia/Kolkata"), whether plan and entries agree, when the next
+            reminder fires (local time) and the last delivery.
             --json prints one JSON object with the keys mode, preferences, permission, scheduler,
             planned, installed, inSync, nextReminder (ISO 8601 with offset, or null) and
-            lastDelivery, plus schedulerForced, schedulerState, outOfSync, nextReminderNone,
-            warnings, and account (server and registration) in Account projects.
+            lastDelivery, plus schedulerForced, schedulerState, outOfSync, firing (reminder id to
+            the Fires: words), nextReminderNone, warnings, and account (server and registration)
+            in Account projects.
             """),
         CommandSpec(
             name: "set", usage: "notif set SETTING VALUE",
@@ -58,13 +61,18 @@ struct CommandSpec {
             login script or at boot to re-arm reminders; it needs no terminal.
             """),
         CommandSpec(
-            name: "deliver", usage: "notif deliver [--catch-up] ID",
+            name: "deliver", usage: "notif deliver [--catch-up] [--quiet] ID",
             summary: "what a scheduled entry runs: show reminder ID now if the settings still ask for it",
             details: """
             Checks the saved settings again (an entry left behind delivers nothing), shows the
             reminder at most once per local day through the desktop notification service, and
-            records the outcome in deliveries.jsonl. --catch-up delivers only when today's time
-            has passed and today's reminder was not shown (used after a boot).
+            records the outcome in deliveries.jsonl. Without --catch-up it shows the reminder only
+            at its time in your zone (TZ, else the system zone), up to 30 minutes late; at other
+            times it does nothing and records nothing (an entry for a zone other than the
+            scheduler's has a run for each half of the year). --catch-up delivers whenever today's
+            time has passed and today's reminder was not shown (used after a boot). --quiet writes
+            nothing to stdout or stderr, whatever happens (what schedulers run: cron mails output);
+            the exit status and the delivery log say how it went.
             Reminder ids: \(LocalReminders.all.map(\.id).joined(separator: ", ")).
             """),
         CommandSpec(

@@ -73,6 +73,10 @@ struct Commands {
         rows.append(("Scheduler", scheduler))
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))
+        if !report.firing.isEmpty {
+            let ids = report.firing.keys.sorted()
+            rows.append(("Fires", ids.map { (ids.count > 1 ? "\($0): " : "") + report.firing[$0]! }.joined(separator: "; ")))
+        }
         rows.append(("In sync", report.inSync ? "yes" : "no" + (report.outOfSync.isEmpty ? "" : " (\(report.outOfSync.joined(separator: "; ")))")))
         rows.append(("Next reminder", report.nextReminder.map {
             "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
@@ -193,6 +197,8 @@ struct Commands {
         var catchUp = false
         var ids: [String] = []
         for arg in args {
+            // --quiet: NotifMain has already silenced the output.
+            if arg == "--quiet" { continue }
             if arg == "--catch-up" { catchUp = true } else if arg.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(arg)' for deliver", command: "deliver")
             } else { ids.append(arg) }

@@ -107,7 +107,7 @@ struct DaemonFixture {
             ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = false } }),
         ])
         #expect(try daemon.delivered().isEmpty)
-        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths).installed().isEmpty)
+        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).installed().isEmpty)
         // Turned on again by hand: the entry comes back and fires at the next 09:00.
         daemon.run(until: "2026-12-03T12:00:00+01:00", events: [
             ("2026-12-02T12:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = true } }),

@@ -65,7 +65,7 @@ import Storage
         #expect(!failed.succeeded)
         #expect(failed.moves.flatMap(\.report.failures).first.map { "\($0.result)".contains("Permission denied") } == true)
         #expect(recorded(fixture) == .cron, "kept, so the next apply tries again")
-        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths).installed().keys.sorted() == ["tips-and-updates"])
+        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths, owner: fixture.service.context.configuration).installed().keys.sorted() == ["tips-and-updates"])
         fixture.crontab.breakWith(nil)
         let retried = try fixture.service.apply()
         #expect(retried.succeeded && recorded(fixture) == .embedded)
@@ -81,7 +81,7 @@ import Storage
         fixture.scheduler = .cron
         let outcome = try fixture.service.apply()
         #expect(!outcome.succeeded && outcome.moves.isEmpty)
-        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths).installed().keys.sorted() == ["tips-and-updates"])
+        #expect(try EmbeddedScheduler(paths: fixture.scratch.paths, owner: fixture.service.context.configuration).installed().keys.sorted() == ["tips-and-updates"])
         #expect(recorded(fixture) == .embedded)
     }
 

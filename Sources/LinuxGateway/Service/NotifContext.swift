@@ -12,6 +12,13 @@ public struct NotifContext: Sendable {
         set { zoneSource = Lazy(newValue) }
     }
     private var zoneSource: Lazy<ZoneRules>
+    /// The system zone (/etc/localtime, whatever `TZ` says): the zone cron and a systemd user
+    /// manager run jobs in. Read the first time it is needed.
+    public var systemZone: ZoneRules {
+        get { systemZoneSource.value }
+        set { systemZoneSource = Lazy(newValue) }
+    }
+    private var systemZoneSource: Lazy<ZoneRules> = Lazy { SystemTimeZone.current(environment: nil) }
     public var runner: any ProcessRunner
     /// The process environment (`getenv` in the real program).
     public var lookup: @Sendable (String) -> String?
@@ -78,6 +85,9 @@ public struct NotifContext: Sendable {
         context.accountHome = { accountHome.value }
         return context
     }
+
+    /// The configuration this run's entries belong to (its settings file).
+    public var configuration: ConfigurationID { ConfigurationID.of(paths, accountHome: accountHome()) }
 
     public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }
     public var state: StateFiles { StateFiles(paths: paths) }

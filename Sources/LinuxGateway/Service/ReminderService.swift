@@ -23,20 +23,28 @@ public struct ReminderService: Sendable {
     }
 
     public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
+        let owner = context.configuration
+        let context = self.context
         switch kind {
-        case .cron: return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock))
+        case .cron:
+            return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock), owner: owner,
+                               systemZone: { context.systemZone }, clock: context.clock)
         case .systemd:
             let probe = context.probe
-            return SystemdTimerGateway(runner: context.runner, paths: context.paths, managerRunning: { probe().systemdUserManagerRunning })
-        case .embedded: return EmbeddedScheduler(paths: context.paths)
+            return SystemdTimerGateway(runner: context.runner, paths: context.paths, owner: owner, systemZone: { context.systemZone },
+                                       clock: context.clock, managerRunning: { probe().systemdUserManagerRunning })
+        case .embedded: return EmbeddedScheduler(paths: context.paths, owner: owner)
         }
     }
 
-    /// What a scheduled entry runs: `notif deliver ID`, and `notif deliver --catch-up ID` for
-    /// runs that may come late (boot, a missed timer). Fails when notif's own program is gone.
+    /// What a scheduled entry runs: `notif deliver --quiet ID`, and `notif deliver --quiet
+    /// --catch-up ID` for runs that may come late (boot, a missed timer), in the zone notif shows
+    /// (`TZ` goes with the entry when set). Quiet: a scheduler's job writes nothing to stdout or
+    /// stderr (cron mails it); the outcome is in the delivery log. Fails when notif's own program is gone.
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: try command(["deliver", reminder.id]),
-                       catchUpCommand: try command(["deliver", "--catch-up", reminder.id]))
+        ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id]),
+                       catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id]),
+                       program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"))
     }
 
     /// The path of notif's own program for an entry to run, checked now: it must exist and be
@@ -52,8 +60,8 @@ public struct ReminderService: Sendable {
         return path
     }
 
-    /// `notif ARGS` by absolute path. XDG locations set for this process are passed on through
-    /// `/usr/bin/env`, since schedulers and session managers start programs without them.
+    /// `notif ARGS` by absolute path. XDG locations and `TZ` set for this process are passed on
+    /// through `/usr/bin/env`, since schedulers and session managers start programs without them.
     public func command(_ arguments: [String]) throws(GatewayError) -> [String] {
         var command: [String] = []
         // Where notif's files are: a HOME other than the one jobs get (the password database's),
@@ -65,6 +73,9 @@ public struct ReminderService: Sendable {
         carried += ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
+        // The zone notif shows: a job started by a scheduler in another zone still counts the
+        // reminder's day and time in it.
+        if let zone = context.lookup("TZ") { carried.append("TZ=" + zone) }
         let executable = try program()
         if !carried.isEmpty {
             command = ["/usr/bin/env"] + carried
@@ -129,7 +140,8 @@ public struct ReminderService: Sendable {
     // MARK: Delivery
 
     /// What `notif deliver ID` does: check the saved settings again, deliver at most once per
-    /// local day, record the outcome in deliveries.jsonl.
+    /// local day, record the outcome in deliveries.jsonl. A scheduled run at another time than
+    /// the reminder's in the user's zone does nothing and records nothing.
     public func deliver(_ reminder: LocalReminder, kind: DeliveryKind) -> DeliveryRecord {
         let lock = try? context.state.lock(Self.deliverLock)
         defer { lock?.release() }
@@ -144,8 +156,15 @@ public struct ReminderService: Sendable {
             ? DeliveryDecision.decideTest(preferences: preferences)
             : DeliveryDecision.decide(reminder, kind: kind, preferences: preferences,
                                       lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone)
-        if case .skip(let why) = decision {
+        switch decision {
+        case .skip(let why):
             return log(reminder, kind: kind, now: now, .skipped, why)
+        case .notTheTime(let why):
+            // The run an entry has for the other half of the year: not an attempt, not logged.
+            return DeliveryRecord(time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
+                                  reminder: reminder.id, kind: kind, outcome: .skipped, detail: why)
+        case .deliver:
+            break
         }
         switch show(summary: reminder.title, body: reminder.body) {
         case .success(let how):

@@ -14,6 +14,9 @@ public struct StatusReport: Sendable {
     public var installed: [String]?
     /// Planned entries missing or different from what apply would write, and entries not planned.
     public var outOfSync: [String]
+    /// When each installed entry really fires, in words, by reminder id
+    /// (`cron at 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`).
+    public var firing: [String: String] = [:]
     public var nextReminder: Instant?
     /// Why there is no next reminder (`Tips & Updates is off`, `permission needed`...).
     public var noReminderReason: String?
@@ -35,10 +38,14 @@ extension ReminderService {
         var warnings = choice.warnings
         var installed: [String: String]?
         var outOfSync: [String] = []
+        var firing: [String: String] = [:]
         if let kind = choice.kind, let gateway = gateway(for: kind) {
             do {
                 let found = try gateway.installed()
                 installed = found
+                for (id, text) in found {
+                    if let words = gateway.firing(text, userZone: context.zone) { firing[id] = words }
+                }
                 for reminder in planned {
                     let want: String?
                     do {
@@ -74,8 +81,8 @@ extension ReminderService {
         }
 
         let now = context.clock.now()
-        let firing = planned.filter { installed?[$0.id] != nil }
-        let next = firing.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
+        let armed = planned.filter { installed?[$0.id] != nil }
+        let next = armed.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
         var reason: String?
         if next == nil {
             if let first = LocalReminders.all.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
@@ -91,7 +98,7 @@ extension ReminderService {
             preferences: preferences, notice: loaded.notice, choice: choice,
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },
             planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
-            outOfSync: outOfSync, nextReminder: next, noReminderReason: reason,
+            outOfSync: outOfSync, firing: firing, nextReminder: next, noReminderReason: reason,
             lastDelivery: last ?? nil, warnings: warnings)
     }
 
@@ -127,6 +134,7 @@ extension ReminderService {
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),
             JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),
+            JSONMember("firing", .object(report.firing.keys.sorted().map { JSONMember($0, .string(report.firing[$0]!)) })),
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
