@@ -58,7 +58,7 @@ struct DaemonDeliveryTests {
         let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": "Europe/Berlin"]) { a, _ in a }
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
-        let entry = user.read(user.stateDir + "/embedded/tips-and-updates")
+        let entry = user.read(user.stateDir + "/embedded/tips-and-updates." + user.tag)
         #expect(entry?.contains("time=09:00") == true)
 
         let userEnv = user.environment(env)

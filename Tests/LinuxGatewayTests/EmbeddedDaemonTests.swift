@@ -118,7 +118,7 @@ struct DaemonFixture {
     @Test func anEntryLeftBehindDeliversNothing() throws {
         let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
         // Not the recorded scheduler any more, so the daemon leaves the entry; delivery re-checks the settings.
-        try daemon.fixture.service.context.state.remove(StateFiles.schedulerFile)
+        try daemon.fixture.service.context.state.remove(daemon.fixture.service.schedulerRecord)
         daemon.run(until: "2026-12-01T10:00:00+01:00", events: [
             ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.pushNotifications = false } }),
         ])

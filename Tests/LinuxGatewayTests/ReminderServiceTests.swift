@@ -80,7 +80,7 @@ struct ServiceFixture {
         #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
         let session = try fixture.service.context.state.read(StateFiles.sessionFile)
         #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus-1\nDISPLAY=:5\n")
-        #expect(try fixture.service.context.state.read(StateFiles.schedulerFile) == "cron\n")
+        #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\n")
     }
 
     @Test func customXDGDirectoriesTravelWithTheEntry() throws {

@@ -90,7 +90,7 @@ import Storage
         try on(fixture)
         fixture.scheduler = .embedded
         _ = try fixture.service.apply()
-        try fixture.service.context.state.remove(StateFiles.schedulerFile)
+        try fixture.service.context.state.remove(fixture.service.schedulerRecord)
         fixture.scheduler = .cron
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded && outcome.moves.map(\.scheduler) == [.embedded])

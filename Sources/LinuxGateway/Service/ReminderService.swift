@@ -89,6 +89,13 @@ public struct ReminderService: Sendable {
     /// `sh -c 'exec "$0" "$@"' PROGRAM ARGS...`: runs PROGRAM with ARGS exactly, whatever its name.
     public static let execTrampoline = ["/bin/sh", "-c", "exec \"$0\" \"$@\""]
 
+    /// The state file naming the scheduler that holds this configuration's entries: `scheduler`
+    /// for the default configuration, `scheduler-TAG` for another one sharing the state directory.
+    public var schedulerRecord: String {
+        let owner = context.configuration
+        return owner.isDefault ? StateFiles.schedulerFile : StateFiles.schedulerFile + "-" + owner.tag
+    }
+
     // MARK: Apply
 
     /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
@@ -126,7 +133,7 @@ public struct ReminderService: Sendable {
         }
         let moves = moveOff(except: kind, preferences: loaded.preferences)
         if moves.allSatisfy(\.report.succeeded) {
-            _ = try? context.state.write(StateFiles.schedulerFile, kind.rawValue + "\n")
+            _ = try? context.state.write(schedulerRecord, kind.rawValue + "\n")
         }
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
     }

@@ -113,7 +113,7 @@ extension ReminderService {
 
     /// The scheduler the last apply used.
     public func recordedScheduler() -> SchedulerKind? {
-        (try? context.state.read(StateFiles.schedulerFile))?
+        (try? context.state.read(schedulerRecord))?
             .split(whereSeparator: \.isNewline).first.flatMap { SchedulerKind(rawValue: String($0)) }
     }
 
