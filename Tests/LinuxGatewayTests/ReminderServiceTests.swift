@@ -13,6 +13,8 @@ struct ServiceFixture {
     let runner: RecordingRunner
     var clock: any Clock
     var zone = systemZone("Europe/Berlin")
+    /// XDG_CONFIG_HOME for another configuration of the same user (nil: the scratch one).
+    var configHome: String?
     /// What /etc/localtime would say (cron's and the user manager's zone).
     var machineZone = ZoneRules.utc
     var environment: [String: String] = [:]
@@ -50,8 +52,10 @@ struct ServiceFixture {
         let env = environment
         let probe = self.probe
         let accountHome = self.accountHome
+        let base = scratch.paths
+        let paths = configHome.map { NotifPaths(home: base.home, configHome: $0, stateHome: base.stateHome, dataHome: base.dataHome) } ?? base
         var context = NotifContext(
-            paths: scratch.paths, clock: clock, zone: zone, runner: runner,
+            paths: paths, clock: clock, zone: zone, runner: runner,
             lookup: { env[$0] }, forcedScheduler: scheduler,
             probe: { probe },
             executable: executable)

@@ -32,6 +32,31 @@ import Storage
         #expect(fixture.crontab.current == nil, "the user had no crontab, so none is left")
     }
 
+    /// Two configurations sharing a state directory (another XDG_CONFIG_HOME only) each record
+    /// their own scheduler, and moving one's entries never strands or removes the other's.
+    @Test func configurationsSharingAStateDirectoryMoveOnlyTheirOwnEntries() throws {
+        var first = ServiceFixture()
+        try on(first)
+        first.scheduler = .cron
+        #expect(try first.service.apply().succeeded)
+        var second = first
+        second.configHome = first.scratch.path + "/other config"
+        try second.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        second.scheduler = .embedded
+        #expect(try second.service.apply().succeeded)
+        #expect(recorded(first) == .cron && recorded(second) == .embedded)
+        #expect(first.service.schedulerRecord != second.service.schedulerRecord)
+        // The second moves to cron, then to systemd: the first's cron entry stays throughout.
+        for kind in [SchedulerKind.cron, .systemd] {
+            second.scheduler = kind
+            #expect(try second.service.apply().succeeded)
+            #expect(try holders(second) == [kind], "\(kind)")
+            #expect(try holders(first) == [.cron], "\(kind)")
+        }
+        #expect(recorded(first) == .cron && recorded(second) == .systemd)
+        #expect(first.crontab.current?.components(separatedBy: "# BEGIN notif managed block").count == 2)
+    }
+
     @Test func aNoOpApplyOnSystemdStartsNoProcessEvenWithTheLeftoverChecks() throws {
         var fixture = ServiceFixture()
         fixture.scheduler = .systemd

@@ -88,7 +88,15 @@ public final class EmbeddedDaemon {
         let stamp = try? FileStatus.of(settingsFile)
         if let known = settingsStamp, known == stamp { return }
         settingsStamp = .some(stamp)
-        let service = ReminderService(context: context)
+        // A daemon started without the TZ the entries were written with (at a login, say) keeps
+        // their zone: it reconciles as the run that wrote them would.
+        var reconciling = context
+        if context.lookup("TZ") == nil, let zone = entries().compactMap(\.zone).first {
+            let lookup = context.lookup
+            reconciling.lookup = { $0 == "TZ" ? zone : lookup($0) }
+            reconciling.zone = SystemTimeZone.current(environment: zone)
+        }
+        let service = ReminderService(context: reconciling)
         guard service.recordedScheduler() == .embedded else { return }
         do {
             let report = try service.reconcile(on: .embedded)
