@@ -25,10 +25,11 @@ run: deps-run release
 # Zero warnings is a rule: the test build fails on any.
 STRICT := -Xswiftc -warnings-as-errors
 
+# The release binary is built before the tests: the end-to-end tests of real schedulers run it.
 test: deps-test
 	$(SWIFT) build --build-tests $(STRICT)
-	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
 	$(SWIFT) build $(RELEASE)
+	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
 	scripts/check-release-zones $(RELEASE_BIN)
 
 # The long versions of the reliability suites (kills, fuzzing, concurrency): not part of `make test`.

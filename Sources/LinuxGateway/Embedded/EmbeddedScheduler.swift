@@ -43,6 +43,13 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable).text
     }
 
+    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed file.
+    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+        guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
+        return "notif daemon at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
+            + (installed.hasPrefix(Self.untaggedNote) ? "; an entry of an earlier notif, which `notif apply` replaces" : "")
+    }
+
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
         let text = try render(entry)
         do {
