@@ -42,8 +42,8 @@ public struct ReminderService: Sendable {
     /// (`TZ` goes with the entry when set). Quiet: a scheduler's job writes nothing to stdout or
     /// stderr (cron mails it); the outcome is in the delivery log. Fails when notif's own program is gone.
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id]),
-                       catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id]),
+        ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
+                       catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id], carryingZone: true),
                        program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"))
     }
 
@@ -60,9 +60,11 @@ public struct ReminderService: Sendable {
         return path
     }
 
-    /// `notif ARGS` by absolute path. XDG locations and `TZ` set for this process are passed on
-    /// through `/usr/bin/env`, since schedulers and session managers start programs without them.
-    public func command(_ arguments: [String]) throws(GatewayError) -> [String] {
+    /// `notif ARGS` by absolute path. XDG locations (and with `carryingZone`, `TZ`) set for this
+    /// process are passed on through `/usr/bin/env`, since schedulers and session managers start
+    /// programs without them. `notif daemon` gets no `TZ`: its entries carry their own zones, and
+    /// the others follow the system zone.
+    public func command(_ arguments: [String], carryingZone: Bool = false) throws(GatewayError) -> [String] {
         var command: [String] = []
         // Where notif's files are: a HOME other than the one jobs get (the password database's),
         // and XDG directories, go with the entry so it reads the same files.
@@ -75,7 +77,7 @@ public struct ReminderService: Sendable {
         }
         // The zone notif shows: a job started by a scheduler in another zone still counts the
         // reminder's day and time in it.
-        if let zone = context.lookup("TZ") { carried.append("TZ=" + zone) }
+        if carryingZone, let zone = context.lookup("TZ") { carried.append("TZ=" + zone) }
         let executable = try program()
         if !carried.isEmpty {
             command = ["/usr/bin/env"] + carried
