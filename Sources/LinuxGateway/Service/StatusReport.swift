@@ -59,7 +59,7 @@ extension ReminderService {
                     } else if found[reminder.id] != want {
                         // systemd reports a timer whose files are right but whose link is missing this way.
                         let notEnabled = want.map { found[reminder.id] == $0 + "(not enabled)\n" } ?? false
-                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with an old command")
+                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with another command or for another zone")
                     }
                 }
                 for id in found.keys.sorted() where !planned.contains(where: { $0.id == id }) {
