@@ -55,9 +55,12 @@ struct Presenter {
         }
     }
 
+    /// One line per record: what the log holds is shown with any control character (a line
+    /// break included) as an escape, so a record can never pass for two.
     func recordLine(_ record: DeliveryRecord) -> String {
-        "\(record.time)  \(record.reminder)  \(record.outcome.rawValue)" + (record.kind == .scheduled ? "" : " (\(record.kind.rawValue))")
-            + (record.detail.isEmpty ? "" : ": \(record.detail)")
+        let detail = TerminalText.safe(record.detail, limit: .max)
+        return "\(TerminalText.safe(record.time, limit: .max))  \(TerminalText.safe(record.reminder, limit: .max))  \(record.outcome.rawValue)"
+            + (record.kind == .scheduled ? "" : " (\(record.kind.rawValue))") + (detail.isEmpty ? "" : ": \(detail)")
     }
 }
 

@@ -183,6 +183,19 @@ import Testing
     }
 }
 
+extension SecurityTests {
+    /// Found by a hostile-user trial: an auth token that is not printable ASCII (bytes that are
+    /// not UTF-8 became U+FFFD and were sent changed) is refused before anything is sent.
+    @Test(.timeLimit(.minutes(1))) func aTokenThatIsNotPrintableASCIIIsRefused() throws {
+        let sandbox = Sandbox()
+        for token in ["a b", "caf\u{E9}", "ab\u{FFFD}c"] {
+            let login = try sandbox.notif(["account", "login", "--server", "http://127.0.0.1:9"], input: token + "\n")
+            #expect(login.status == 1 && login.stderr.contains("printable ASCII"), "\(login)")
+        }
+        #expect(sandbox.files(in: sandbox.stateDir).filter { $0.contains("auth") }.isEmpty)
+    }
+}
+
 extension RunResult {
     func expectSuccess() throws {
         guard status == 0 else { throw E2EFailure("\(self)") }
