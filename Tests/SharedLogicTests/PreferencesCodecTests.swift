@@ -80,7 +80,7 @@ import Testing
         let doc = PreferencesCodec.encode(NotificationPreferences())
         #expect(doc.objectMembers!.map(\.key) == [
             "version", "mode", "pushNotifications", "tipsAndUpdates", "queueAlerts", "promotions",
-            "sound", "vibration", "permission", "onboardingCompleted",
+            "sound", "vibration", "permission", "onboardingCompleted", "scheduler",
         ])
     }
 
