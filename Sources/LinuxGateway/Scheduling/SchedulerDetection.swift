@@ -44,26 +44,24 @@ public enum SchedulerDetection {
                                    warnings: warnings(for: override, probe: probe))
         }
         let named: SchedulerKind? = SchedulerKind(rawValue: saved.rawValue)
-        if let holder = placement?.holder, available.contains(holder), holder != named {
-            let keeps = named == nil || (!choosing && placement?.choice == saved)
-            if keeps && SchedulerUsability.of(holder, probe: probe).canHold {
+        var lost = ""
+        if let holder = placement?.holder, available.contains(holder), holder != named,
+           named == nil || (!choosing && placement?.choice == saved) {
+            let usability = SchedulerUsability.of(holder, probe: probe)
+            if usability.canHold {
                 let why = named.map { "\(holder.rawValue) holds the reminder (put there with --scheduler; `notif set scheduler \($0.rawValue)` moves it)" }
                     ?? "\(holder.rawValue) holds the reminder and can still hold it"
                 return SchedulerChoice(kind: holder, forced: false, preference: saved, why: why, warnings: warnings(for: holder, probe: probe))
             }
+            lost = "\(holder.rawValue) can no longer hold it (\(usability.reason)); "
         }
         if let named {
-            return SchedulerChoice(kind: named, forced: false, preference: saved, why: "you chose \(named.rawValue)",
+            return SchedulerChoice(kind: named, forced: false, preference: saved, why: lost + "you chose \(named.rawValue)",
                                    warnings: warnings(for: named, probe: probe))
         }
         var picked = choose(forced: nil, probe: probe, available: available)
         picked.preference = saved
-        if let holder = placement?.holder, holder != picked.kind {
-            picked.why = "\(holder.rawValue) can no longer hold it (\(SchedulerUsability.of(holder, probe: probe).reason)); auto picked "
-                + (picked.kind?.rawValue ?? "none") + ": " + picked.why
-        } else if let kind = picked.kind {
-            picked.why = "auto picked \(kind.rawValue): " + picked.why
-        }
+        picked.why = (picked.kind == placement?.holder ? "" : lost) + "auto picked \(picked.kind?.rawValue ?? "none"): " + picked.why
         return picked
     }
 

@@ -61,17 +61,10 @@ enum SchedulerChooser {
         }
         // The highlighted choice in full: why it can or cannot be used.
         let reason = option(selected, in: state.status)?.reason ?? "notif has not looked at the schedulers yet."
-        Chrome.paragraph(reason.capitalizedFirst, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
+        Chrome.paragraph(reason, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
                          maxRows: reasonRows, on: &canvas)
         canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
         Chrome.keyBar(state, context: .list, on: &canvas)
     }
 }
 
-extension String {
-    /// The first letter upper-cased (`notif picks` → `Notif picks`); the rest as it is.
-    fileprivate var capitalizedFirst: String {
-        guard let first else { return self }
-        return first.uppercased() + dropFirst()
-    }
-}
