@@ -28,15 +28,22 @@ struct SchedulerChoiceEndToEndTests {
     }
 
     /// The issue's reproduction: `--scheduler cron set tips-and-updates on`, then a plain `notif`
-    /// (the page opened and closed), then a plain `status`.
+    /// (the page opened and closed), then a plain `status`. A socket where a systemd user
+    /// manager listens stands in for one that started since (a desktop login): what auto would
+    /// pick on its own is then systemd, whether or not some cron daemon runs on this machine.
     @Test(.timeLimit(.minutes(2)))
     func aPlainPageRunAfterTheOverrideLeavesTheCronBlockInPlace() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchrepro", sandbox)
         defer { deleteUser(user) }
         let crontab = try user.crontab()
+        let manager = try ListeningSocket(as: user, in: sandbox, at: "systemd/private")
+        defer { manager.stop() }
+        let plain = user.environment(["XDG_RUNTIME_DIR": manager.runtimeDirectory])
+        let before = try json(try user.run([binary, "status", "--json"], plain))
+        #expect((before["schedulers"] as? [[String: String]])?.first?["state"] == "ready", "the stand-in manager counts: \(before)")
 
-        let pane = try TmuxPane(notifCommand(env: user.environment(["TERM": "tmux-256color"]), binary: binary, asUser: user.name))
+        let pane = try TmuxPane(notifCommand(env: plain.merging(["TERM": "tmux-256color"]) { _, new in new }, binary: binary, asUser: user.name))
         try pane.waitFor("Next reminder:")
         // The page applies the saved settings once it is up: the scheduler line shows the outcome.
         try pane.waitFor("Scheduler: cron (auto; s changes)")
@@ -45,16 +52,16 @@ struct SchedulerChoiceEndToEndTests {
         #expect(try user.crontab() == crontab, "the cron block stays")
         #expect(try ReminderPlaces.of(user).holders == ["cron"])
 
-        let status = try user.run([binary, "status"])
+        let status = try user.run([binary, "status"], plain)
         #expect(status.status == 0, "\(status)")
         #expect(row("In sync", in: status.stdout) == "yes", "\(status)")
         #expect(row("Scheduler", in: status.stdout).hasPrefix("cron"), "\(status)")
         #expect(row("Installed", in: status.stdout) == "tips-and-updates", "\(status)")
         #expect(row("Scheduler choice", in: status.stdout) == "auto — cron holds the reminder and can still hold it", "\(status)")
-        let document = try json(try user.run([binary, "status", "--json"]))
+        let document = try json(try user.run([binary, "status", "--json"], plain))
         #expect(document["schedulerChoice"] as? String == "auto" && document["scheduler"] as? String == "cron")
         #expect(document["inSync"] as? Bool == true)
-        let apply = try user.run([binary, "apply"])
+        let apply = try user.run([binary, "apply"], plain)
         #expect(apply.status == 0 && apply.stdout.contains("with cron (unchanged)"), "\(apply)")
         #expect(try user.crontab() == crontab)
     }
@@ -221,5 +228,33 @@ struct SchedulerChoiceEndToEndTests {
         #expect(try pane.finished().status == 0)
         #expect(try ReminderPlaces.of(user).holders == ["embedded"] && user.crontab() == Self.mine)
         #expect(user.read(user.settingsPath)?.contains("\"scheduler\": \"embedded\"") == true)
+    }
+}
+
+/// A UNIX socket a process of `user` listens on, in a runtime directory of theirs: what notif
+/// sees of a running systemd user manager (`XDG_RUNTIME_DIR/systemd/private`).
+final class ListeningSocket {
+    let runtimeDirectory: String
+    private let process: Process
+
+    init(as user: TestUser, in sandbox: Sandbox, at relative: String) throws {
+        runtimeDirectory = sandbox.path + "/runtime-" + user.name
+        let path = runtimeDirectory + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let owned = try run(["chown", "-R", user.name, runtimeDirectory], environment: ["PATH": "/usr/bin:/bin"])
+        guard owned.status == 0 else { throw E2EFailure("chown: \(owned)") }
+        chmod(runtimeDirectory, 0o700)
+        process = try spawnAs(user, ["/usr/bin/python3", "-c",
+                                     "import socket, sys, time\ns = socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(8)\ntime.sleep(600)",
+                                     path])
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: path) }) else {
+            stop()
+            throw E2EFailure("nothing listened on \(path)")
+        }
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
