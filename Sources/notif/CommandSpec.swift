@@ -156,8 +156,9 @@ struct CommandSpec {
 
         Options:
           --scheduler NAME   use this scheduler for this run only (also NOTIF_SCHEDULER): systemd,
-                             cron or embedded. Entries it moves stay there; later runs do not move
-                             them back. `notif set scheduler NAME` saves a choice instead
+                             cron or embedded. Nothing is saved; where it moves the reminder, later
+                             plain runs leave it while that scheduler can hold it.
+                             `notif set scheduler NAME` saves a choice instead
           -h, --help         show help (after a command: that command's help)
           -V, --version      show the version
 
