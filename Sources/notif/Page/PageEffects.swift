@@ -40,7 +40,7 @@ struct PageEffects {
             return .committed(preferences: outcome.preferences, status: status(from: outcome), problem: problem(in: outcome))
         } catch {
             let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
-            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: error.description)
+            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: "Not scheduled: \(error.description)")
         }
     }
 
