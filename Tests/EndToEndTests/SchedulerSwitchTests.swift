@@ -24,7 +24,7 @@ struct RealSchedulerSwitchTests {
             let now = try ReminderPlaces.of(user)
             #expect(now.holders == [scheduler], "\(scheduler): \(now) \(apply)")
             if scheduler == "systemd" { #expect(now.systemd && now.enabled) }
-            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\n")
+            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\nchoice auto\n")
             let status = try user.run([binary, "status"], env)
             #expect(status.stdout.contains("In sync:            yes"), "\(status)")
             if scheduler == "systemd" {
