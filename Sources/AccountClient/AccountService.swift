@@ -39,8 +39,8 @@ public struct AccountService: Sendable {
         }
         // A bearer token is printable ASCII (RFC 6750); anything else (bytes that are not UTF-8
         // became U+FFFD on the way in) would be sent changed.
-        guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-            throw AccountError(.local, "the auth token holds spaces or characters other than printable ASCII; check what was pasted")
+        guard token.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw AccountError(.local, "the auth token holds characters other than printable ASCII; check what was pasted")
         }
         let device: String
         do {

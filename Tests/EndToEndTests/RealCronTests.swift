@@ -141,7 +141,7 @@ struct RealCronDeliveryTests {
         return offset == 0 ? "Etc/UTC" : "Etc/GMT" + (offset > 0 ? "-" : "+") + String(abs(offset))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func cronDeliversAtNineExactlyOnceAndOnlyWhenTheSettingsSaySo() throws {
         let sandbox = Sandbox()
         // The binary sits where quoting is hard: cron's %, the shell's quotes, $, backticks, ;

@@ -31,7 +31,7 @@ struct SchedulerChoiceEndToEndTests {
     /// (the page opened and closed), then a plain `status`. A socket where a systemd user
     /// manager listens stands in for one that started since (a desktop login): what auto would
     /// pick on its own is then systemd, whether or not some cron daemon runs on this machine.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aPlainPageRunAfterTheOverrideLeavesTheCronBlockInPlace() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchrepro", sandbox)
@@ -66,7 +66,7 @@ struct SchedulerChoiceEndToEndTests {
         #expect(try user.crontab() == crontab)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func savingAChoiceMovesTheReminderAndSaysSoAndAnOverrideStaysAOneOff() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchsave", sandbox)
@@ -119,7 +119,7 @@ struct SchedulerChoiceEndToEndTests {
     /// `PATH=/empty notif --scheduler cron set tips-and-updates off` and its kin: no crontab
     /// program, one that fails, one that hangs. Each time the command exits 1 and says the
     /// reminder may still fire and how to stop it, and the crontab still holds the lines.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func offIsOnlyReportedWhenTheEntryIsGone() async throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchoff", sandbox)
@@ -171,7 +171,7 @@ struct SchedulerChoiceEndToEndTests {
     }
 
     /// `account login` cancels Guest reminders: when it cannot, it says so and exits 1.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aLoginThatCannotCancelTheGuestReminderSaysItMayStillFire() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchlogin", sandbox)
@@ -195,7 +195,7 @@ struct SchedulerChoiceEndToEndTests {
 
     /// The page: turning the reminder off with a failing crontab says it may still fire; the
     /// chooser (`s`) moves the reminder and the page says so.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func thePageSaysWhenAReminderMayStillFireAndItsChooserMovesTheReminder() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchpage", sandbox)

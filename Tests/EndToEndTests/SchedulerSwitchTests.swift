@@ -5,7 +5,7 @@ import Testing
 /// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct RealSchedulerSwitchTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
         let user = try TestUser.make("notif-tswitch")
         let sandbox = Sandbox()
@@ -38,7 +38,7 @@ struct RealSchedulerSwitchTests {
         #expect(try user.crontab() == mine)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theTimerNotifWritesPassesVerifyAndANoOpApplyTouchesNothing() throws {
         let user = try TestUser.make("notif-tsystemd")
         let sandbox = Sandbox()

@@ -106,7 +106,7 @@ import SharedLogic
     }
 
     /// A FIFO where the log or a lock file should be never hangs a command.
-    @Test(.timeLimit(.minutes(1))) func aFIFOInPlaceOfTheLogOrALockDoesNotHang() throws {
+    @Test(.timeLimit(.minutes(5))) func aFIFOInPlaceOfTheLogOrALockDoesNotHang() throws {
         let dir = TempDir()
         try FileIO.makeDirectory(dir.paths.stateDirectory)
         #expect(mkfifo(dir.paths.deliveryLog, 0o600) == 0)

@@ -129,7 +129,8 @@ public final class SchedulerProbe: @unchecked Sendable {
 
     /// Why this user may not use `crontab` (missing program, cron.allow / cron.deny), or nil.
     static func crontabProblem(user: String, path: String?) -> String? {
-        let dirs = (path ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
+        // Where posix_spawnp will look: this process's PATH (glibc's default when unset), nothing more.
+        let dirs = (path ?? "/bin:/usr/bin").split(separator: ":").map(String.init)
         guard dirs.contains(where: { access(Posix.join($0, "crontab"), X_OK) == 0 }) else {
             return "crontab is not installed (Debian: apt install cron)"
         }
