@@ -258,7 +258,7 @@ struct AccountSchedulingTests {
 /// Push on Linux: `notif daemon` polls the server and shows what is new, on a real desktop bus.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct AccountPushTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func theDaemonShowsNewServerNotificationsOnceAndOnlyWhileAllowed() throws {
         let user = try TestUser.make("notif-tpush")
         let sandbox = Sandbox()

@@ -3,7 +3,7 @@ import Testing
 
 /// The real `notif daemon` process: one per user, stops cleanly on SIGTERM and SIGINT.
 @Suite struct DaemonProcessTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func runsOnceStopsCleanlyOnSignalsAndReleasesItsLock() throws {
         let sandbox = Sandbox()
         let env = ["NOTIF_SCHEDULER": "embedded"]
@@ -48,7 +48,7 @@ import Testing
 /// 08:59:50, shows the reminder at 09:00 through dunst on a private D-Bus, once.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct DaemonDeliveryTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theDaemonDeliversAtNineOnceUnderFaketime() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.publicCopy(in: sandbox)

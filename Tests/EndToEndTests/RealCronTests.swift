@@ -132,7 +132,7 @@ struct RealCrontabTests {
 /// appears in dunst on the user's private bus.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
 struct RealCronDeliveryTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func cronInOneZoneDeliversAtNineInTheUsersZoneExactlyOnce() throws {
         let sandbox = Sandbox()
         // The binary sits where quoting is hard: cron's %, the shell's quotes, $, backticks, ;

@@ -5,7 +5,7 @@ import Testing
 /// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct RealSchedulerSwitchTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
         let user = try TestUser.make("notif-tswitch")
         let sandbox = Sandbox()
@@ -25,7 +25,7 @@ struct RealSchedulerSwitchTests {
             let now = try ReminderPlaces.of(user)
             #expect(now.holders == [scheduler], "\(scheduler): \(now) \(apply)")
             if scheduler == "systemd" { #expect(now.systemd && now.enabled) }
-            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\n")
+            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\nchoice auto\n")
             let status = try user.run([binary, "status"], env)
             #expect(status.stdout.contains("In sync:            yes"), "\(status)")
             if scheduler == "systemd" {
@@ -39,7 +39,7 @@ struct RealSchedulerSwitchTests {
         #expect(try user.crontab() == mine)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theTimerNotifWritesPassesVerifyAndANoOpApplyTouchesNothing() throws {
         let user = try TestUser.make("notif-tsystemd")
         let sandbox = Sandbox()

@@ -84,7 +84,7 @@ struct ServiceFixture {
         #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
         let session = try fixture.service.context.state.read(StateFiles.sessionFile)
         #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus-1\nDISPLAY=:5\n")
-        #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\n")
+        #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\nchoice auto\n")
     }
 
     @Test func customXDGDirectoriesTravelWithTheEntry() throws {
@@ -244,8 +244,12 @@ struct ServiceFixture {
         fixture.probe.embeddedDaemonRunning = true
         status = try fixture.service.status()
         #expect(status.warnings.isEmpty && status.schedulerState == "notif daemon running")
-        // A systemd user manager running wins when nothing is forced.
+        // A systemd user manager that appears does not move entries off a built-in scheduler
+        // that runs (auto keeps what can still hold them) ...
         fixture.probe.systemdUserManagerRunning = true
+        #expect(try fixture.service.status().choice.kind == .embedded)
+        // ... but once nothing runs the built-in scheduler, auto picks systemd.
+        fixture.probe.embeddedDaemonRunning = false
         #expect(try fixture.service.status().choice.kind == .systemd)
     }
 

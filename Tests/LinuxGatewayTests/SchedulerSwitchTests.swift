@@ -68,16 +68,22 @@ import Storage
         #expect(fixture.runner.calls.count == calls)
     }
 
-    @Test func aSchedulerWhoseProgramIsGoneIsLeftWithANote() throws {
+    /// No `crontab` program does not mean no cron daemon: the block it cannot remove may still
+    /// fire, so the move is a failure, retried once crontab is back.
+    @Test func movingOffCronWithoutTheCrontabProgramFailsAndIsRetried() throws {
         var fixture = ServiceFixture()
         try on(fixture)
         _ = try fixture.service.apply()
         fixture.crontabMissing.set()
         fixture.scheduler = .embedded
         let outcome = try fixture.service.apply()
-        #expect(outcome.succeeded)
-        #expect(outcome.moves.first?.note?.contains("crontab is not installed") == true)
-        #expect(recorded(fixture) == .embedded)
+        #expect(!outcome.succeeded && outcome.mayStillFire)
+        #expect(outcome.moves.first?.report.failures.first.map { "\($0.result)".contains("crontab is not installed") } == true)
+        #expect(recorded(fixture) == .cron, "kept, so the next apply retries")
+        #expect(fixture.crontab.current?.contains("deliver --quiet tips-and-updates") == true)
+        fixture.crontabMissing.set(false)
+        #expect(try fixture.service.apply().succeeded)
+        #expect(try holders(fixture) == [.embedded] && recorded(fixture) == .embedded)
     }
 
     @Test func whenTheOldSchedulerFailsTheNextApplyRetriesTheMove() throws {

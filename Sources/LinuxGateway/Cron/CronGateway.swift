@@ -141,8 +141,10 @@ public struct CronGateway: LocalNotificationGateway {
             if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: [:], timeout: timeout) }
             return try runner.run(argv, input: input, environment: [:], timeout: timeout)
         } catch {
+            // Not "holds nothing": without the crontab program notif can neither read nor change
+            // the table, and the cron daemon still runs what is in it.
             throw error.notFound
-                ? GatewayError("crontab is not installed (Debian: apt install cron)", schedulerMissing: true)
+                ? GatewayError("crontab is not installed or not on PATH (Debian: apt install cron)")
                 : GatewayError(error.description)
         }
     }

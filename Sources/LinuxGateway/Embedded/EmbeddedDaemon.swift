@@ -101,7 +101,7 @@ public final class EmbeddedDaemon {
         do {
             let report = try service.reconcile(on: .embedded)
             for outcome in report.outcomes where outcome.result != .unchanged {
-                log("settings changed: \(outcome.id) \(outcome.result)")
+                log("settings changed: \(outcome.id) \(outcome.result.summary(for: outcome.id))")
             }
         } catch {
             log("cannot read the settings: \(error)")

@@ -91,7 +91,7 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     private func read(_ name: String) throws(GatewayError) -> String? {
         do {
-            return try FileIO.read(Posix.join(directory, name), limit: 1 << 16).map { String(decoding: $0, as: UTF8.self) }
+            return try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true).map { String(decoding: $0, as: UTF8.self) }
         } catch {
             throw GatewayError(error.description)
         }

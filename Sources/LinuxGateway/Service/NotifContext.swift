@@ -69,6 +69,7 @@ public struct NotifContext: Sendable {
         let lookup: @Sendable (String) -> String? = { Posix.environment($0) }
         let paths = NotifPaths.fromEnvironment(lookup)
         let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
+        let autostart = Autostart.path(in: paths)
         // The zone and the binary's path are looked up only when needed (the page's first frame
         // needs neither; only scheduled entries need the path).
         var context = NotifContext(
@@ -78,7 +79,7 @@ public struct NotifContext: Sendable {
             runner: SpawnProcessRunner(),
             lookup: lookup,
             forcedScheduler: forcedScheduler,
-            probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
+            probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock, autostartEntry: autostart) },
             executableSource: Lazy { FileIO.currentExecutable() })
         // Read from the password database once, however many entries ask.
         let accountHome = Lazy<String?> { Posix.currentUser().home }

@@ -18,9 +18,36 @@ public struct ReminderService: Sendable {
     /// The schedulers this build can drive.
     public static let availableSchedulers: Set<SchedulerKind> = [.systemd, .cron, .embedded]
 
-    public func schedulerChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
-        SchedulerDetection.choose(forced: context.forcedScheduler, probe: probe ?? context.probe(), available: Self.availableSchedulers)
+    /// The scheduler for `preferences` on this run (see `SchedulerDetection.decide`).
+    /// - Parameter choosing: the saved choice was just made (`notif set scheduler`, the page's
+    ///   chooser), so it is honoured even when it did not change.
+    public func schedulerChoice(for preferences: NotificationPreferences, probe: SchedulerProbe? = nil, choosing: Bool = false) -> SchedulerChoice {
+        schedulerChoice(for: preferences, placement: placement(), probe: probe ?? context.probe(), choosing: choosing)
     }
+
+    func schedulerChoice(for preferences: NotificationPreferences, placement: SchedulerPlacement?, probe: SchedulerProbe,
+                         choosing: Bool) -> SchedulerChoice {
+        SchedulerDetection.decide(override: context.forcedScheduler, saved: preferences.scheduler, placement: placement,
+                                  choosing: choosing, probe: probe, available: Self.availableSchedulers)
+    }
+
+    /// What `auto` would use now, and why (the page's chooser shows it before anything is chosen).
+    public func autoChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
+        var preferences = NotificationPreferences()
+        preferences.scheduler = .auto
+        var context = self.context
+        context.forcedScheduler = nil
+        return ReminderService(context: context).schedulerChoice(for: preferences, placement: placement(), probe: probe ?? self.context.probe(),
+                                                                 choosing: false)
+    }
+
+    /// Where the last finished apply put the entries, and under which saved choice.
+    public func placement() -> SchedulerPlacement? {
+        (try? context.state.read(schedulerRecord))?.flatMap(SchedulerPlacement.init(parsing:))
+    }
+
+    /// The scheduler the last finished apply used.
+    public func recordedScheduler() -> SchedulerKind? { placement()?.holder }
 
     public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
         let owner = context.configuration
@@ -102,8 +129,10 @@ public struct ReminderService: Sendable {
 
     /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
     /// last apply always sees the last saved settings.
-    public func apply() throws(PreferencesError) -> ApplyOutcome {
-        try underApplyLock { loaded in applyLocked(loaded) }
+    /// - Parameter choosing: the scheduler choice was just made, so it is honoured even when the
+    ///   saved value did not change (entries `--scheduler` put elsewhere move to it).
+    public func apply(choosing: Bool = false) throws(PreferencesError) -> ApplyOutcome {
+        try underApplyLock { loaded in applyLocked(loaded, choosing: choosing) }
     }
 
     /// Runs `body` with the saved settings, read under the apply lock (every reconcile takes it).
@@ -118,9 +147,10 @@ public struct ReminderService: Sendable {
         return body(try context.store.load())
     }
 
-    private func applyLocked(_ loaded: LoadedPreferences) -> ApplyOutcome {
+    private func applyLocked(_ loaded: LoadedPreferences, choosing: Bool) -> ApplyOutcome {
         recordSession()
-        let choice = schedulerChoice()
+        let placed = placement()
+        let choice = schedulerChoice(for: loaded.preferences, placement: placed, probe: context.probe(), choosing: choosing)
         let makeEntry = entry(for:)
         guard let kind = choice.kind, let gateway = gateway(for: kind) else {
             let reason = choice.warnings.first ?? "no scheduler available"
@@ -133,11 +163,13 @@ public struct ReminderService: Sendable {
         guard report.succeeded else {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
-        let moves = moveOff(except: kind, preferences: loaded.preferences)
-        if moves.allSatisfy(\.report.succeeded) {
-            _ = try? context.state.write(schedulerRecord, kind.rawValue + "\n")
+        let moves = moveOff(except: kind, recorded: placed?.holder, preferences: loaded.preferences)
+        guard moves.allSatisfy(\.report.succeeded) else {
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
-        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
+        _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
+        let change = placed.flatMap { $0.holder == kind ? nil : SchedulerChange(from: $0.holder, to: kind, why: choice.why) }
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
     }
 
     /// Remembers this desktop session's bus address for jobs that start without one.

@@ -22,6 +22,8 @@ public struct StatusReport: Sendable {
     public var noReminderReason: String?
     public var lastDelivery: DeliveryRecord?
     public var warnings: [String]
+    /// Each scheduler: whether it can hold the entries here and fire them, and why.
+    public var schedulers: [SchedulerUsability] = []
 
     /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
     public var inSync: Bool { outOfSync.isEmpty && (installed != nil || planned.isEmpty) }
@@ -33,7 +35,8 @@ extension ReminderService {
         let loaded = try context.store.load()
         let preferences = loaded.preferences
         let probe = context.probe()
-        let choice = schedulerChoice(probe: probe)
+        let placed = placement()
+        let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
         let planned = LocalReminders.plan(preferences)
         var warnings = choice.warnings
         var installed: [String: String]?
@@ -73,8 +76,8 @@ extension ReminderService {
                 outOfSync.append("the \(gateway.name) entries could not be read")
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
-            if let recorded = recordedScheduler(), recorded != kind {
-                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue)")
+            if let recorded = placed?.holder, recorded != kind {
+                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
             }
         } else if !planned.isEmpty {
             outOfSync.append(contentsOf: planned.map { "\($0.id) is planned but no scheduler can hold it" })
@@ -99,7 +102,7 @@ extension ReminderService {
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },
             planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
             outOfSync: outOfSync, firing: firing, nextReminder: next, noReminderReason: reason,
-            lastDelivery: last ?? nil, warnings: warnings)
+            lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
     }
 
     /// A few words on whether `kind` fires on this machine now.
@@ -109,12 +112,6 @@ extension ReminderService {
         case .cron: return probe.cronDaemonRunning ? nil : "the cron daemon is not running"
         case .embedded: return probe.embeddedDaemonRunning ? "notif daemon running" : "notif daemon is not running"
         }
-    }
-
-    /// The scheduler the last apply used.
-    public func recordedScheduler() -> SchedulerKind? {
-        (try? context.state.read(schedulerRecord))?
-            .split(whereSeparator: \.isNewline).first.flatMap { SchedulerKind(rawValue: String($0)) }
     }
 
     /// `status --json`.
@@ -128,7 +125,16 @@ extension ReminderService {
             JSONMember("preferences", .object(prefs)),
             JSONMember("permission", .string(preferences.permission.rawValue)),
             JSONMember("scheduler", report.choice.kind.map { .string($0.rawValue) } ?? .null),
+            JSONMember("schedulerChoice", .string(report.choice.preference.rawValue)),
             JSONMember("schedulerForced", .bool(report.choice.forced)),
+            JSONMember("schedulerReason", .string(report.choice.why)),
+            JSONMember("schedulers", .array(report.schedulers.map { usability in
+                .object([
+                    JSONMember("name", .string(usability.kind.rawValue)),
+                    JSONMember("state", .string(usability.state.word)),
+                    JSONMember("reason", .string(usability.reason)),
+                ])
+            })),
             JSONMember("schedulerState", report.schedulerState.map { .string($0) } ?? .null),
             JSONMember("planned", .array(report.planned.map { .string($0) })),
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
