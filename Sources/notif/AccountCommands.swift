@@ -157,7 +157,9 @@ struct AccountCommands {
             if n <= 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(whereSeparator: \.isNewline).first.map(String.init)
+        // The first line, ended by a line feed only: a U+0085 or U+2028 inside stays part of
+        // the token (and is refused there), never cuts it short unseen.
+        guard let line = bytes.split(separator: UInt8(ascii: "\n")).first else { return nil }
+        return String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
     }
 }

@@ -188,7 +188,7 @@ extension SecurityTests {
     /// not UTF-8 became U+FFFD and were sent changed) is refused before anything is sent.
     @Test(.timeLimit(.minutes(5))) func aTokenThatIsNotPrintableASCIIIsRefused() throws {
         let sandbox = Sandbox()
-        for token in ["caf\u{E9}", "ab\u{FFFD}c", "a\u{85}b"] {
+        for token in ["caf\u{E9}", "ab\u{FFFD}c", "a\u{FF}b"] {
             let login = try sandbox.notif(["account", "login", "--server", "http://127.0.0.1:9"], input: token + "\n")
             #expect(login.status == 1 && login.stderr.contains("printable ASCII"), "\(login)")
         }
