@@ -144,7 +144,11 @@ struct RealCronDeliveryTests {
         let cases = ["on", "off", "master", "denied", "stale", "late"]
         var users: [String: TestUser] = [:]
         var sessions: [String: DesktopSession] = [:]
-        defer { for user in users.values { deleteUser(user) } }
+        defer {
+            // The sessions first: userdel refuses a user whose dunst still runs.
+            sessions.removeAll()
+            for user in users.values { deleteUser(user) }
+        }
         for name in cases {
             let user = try TestUser.make("notif-tre-cron-" + name)
             users[name] = user
