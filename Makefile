@@ -25,8 +25,7 @@ run: deps-run release
 # Zero warnings is a rule: the test build fails on any.
 STRICT := -Xswiftc -warnings-as-errors
 
-# The release binary is built first: end-to-end tests run it with real schedulers (the shipped
-# binary is static, so they reach 09:00 by shifting the zone, not with libfaketime).
+# The release binary is built before the tests: the end-to-end tests of real schedulers run it.
 test: deps-test
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) build $(RELEASE)

@@ -58,9 +58,9 @@ public final class AccountPoller {
         }
         // Items whose id could carry control characters or markup into a log or a terminal
         // are never shown or recorded; only their number is said.
-        let items = history.items.filter(\.hasValidID)
-        if items.count < history.items.count {
-            log("server history: \(history.items.count - items.count) items with invalid ids skipped")
+        let items = history.items
+        if history.skipped > 0 {
+            log("server history: \(history.skipped) items with invalid ids skipped")
         }
         let ids = Set(items.map(\.id))
         let store = account.store

@@ -37,6 +37,11 @@ public struct AccountService: Sendable {
         guard !token.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } ?? false }) else {
             throw AccountError(.local, "the auth token holds control characters")
         }
+        // A bearer token is printable ASCII (RFC 6750); anything else (bytes that are not UTF-8
+        // became U+FFFD on the way in) would be sent changed.
+        guard token.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw AccountError(.local, "the auth token holds characters other than printable ASCII; check what was pasted")
+        }
         let device: String
         do {
             device = try store.deviceToken()
@@ -148,7 +153,11 @@ public struct AccountService: Sendable {
 
     /// The server's history, or the last good copy (with why) when it cannot be fetched.
     public struct History: Sendable {
+        /// The items with a valid id (`ServerNotification.isValidID`): an id that could carry
+        /// control characters or markup is never shown, stored or logged.
         public let items: [ServerNotification]
+        /// How many items the server sent with an invalid id (left out of `items`).
+        public var skipped = 0
         /// Set when `items` is the cached copy: when it was fetched.
         public let cachedAt: String?
         public let problem: AccountError?
@@ -163,12 +172,13 @@ public struct AccountService: Sendable {
         }
         let server = try ServerURL(parsing: serverText)
         do {
-            let items = try AccountAPI(server: server, transport: transport).history(authToken: token)
+            let all = try AccountAPI(server: server, transport: transport).history(authToken: token)
+            let items = all.filter(\.hasValidID)
             try? store.saveHistory(items, fetchedAt: ISO8601.format(context.clock.now(), in: context.zone))
-            return History(items: items, cachedAt: nil, problem: nil)
+            return History(items: items, skipped: all.count - items.count, cachedAt: nil, problem: nil)
         } catch {
             if error.kind != .unauthorized, let cached = store.cachedHistory() {
-                return History(items: cached.items, cachedAt: cached.fetchedAt, problem: error)
+                return History(items: cached.items.filter(\.hasValidID), cachedAt: cached.fetchedAt, problem: error)
             }
             throw error
         }

@@ -29,6 +29,8 @@ public struct CurlTransport: HTTPTransport {
             "url = \(quote(request.url))",
             "request = \(quote(request.method))",
             "silent", "show-error",
+            // {a,b} and [1-3] in a URL are curl's globbing: never, one URL is one request.
+            "globoff",
             "proto = \"=https,http\"",
             "max-redirs = 0",
             "max-time = \(Int(timeout))",

@@ -54,7 +54,7 @@ public struct DeliveryLog: Sendable {
     private func openLocked() throws(FileError) -> Int32 {
         while true {
             // Never through a link, and only a file of this user's (see Security in the README).
-            let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
             if fd < 0 { throw errno == ELOOP ? FileError.symlink("append to", path) : FileError("append to", path) }
             var info = stat()
             if fstat(fd, &info) != 0 {
@@ -64,6 +64,10 @@ public struct DeliveryLog: Sendable {
             if let problem = FileError.foreignOwner("append to", path, owner: info.st_uid) {
                 close(fd)
                 throw problem
+            }
+            if info.st_mode & S_IFMT != S_IFREG {
+                close(fd)
+                throw FileError("append to", path, code: EINVAL, reason: "it is not a regular file")
             }
             var locked = flock(fd, LOCK_EX)
             while locked != 0 && errno == EINTR { locked = flock(fd, LOCK_EX) }
@@ -95,10 +99,15 @@ public struct DeliveryLog: Sendable {
     /// Appends to `records`, newest first, the records of the file at `path` until there are `limit`.
     private static func readNewest(_ path: String, _ limit: Int, _ include: (DeliveryRecord) -> Bool,
                                    into records: inout [DeliveryRecord]) throws(FileError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return }
             throw errno == ELOOP ? FileError.symlink("read", path) : FileError("read", path)
+        }
+        var info = stat()
+        if fstat(fd, &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
+            close(fd)
+            throw FileError("read", path, code: EINVAL, reason: "it is not a regular file")
         }
         defer { close(fd) }
         var end = lseek(fd, 0, SEEK_END)

@@ -7,9 +7,10 @@ public enum FileLock {
     /// run then opens nothing for writing), created 0600 the first time.
     static func openLockFile(_ path: String) throws(FileError) -> Int32 {
         // Never through a symlink: a lock file is notif's own.
-        var fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Non-blocking: a FIFO in its place must not hang the open.
+        var fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 && errno == ENOENT { fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        if fd < 0 && errno == EEXIST { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        if fd < 0 && errno == EEXIST { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         if fd < 0 { throw errno == ELOOP ? FileError.symlink("open the lock file", path) : FileError("open the lock file", path) }
         return fd
     }
@@ -44,7 +45,7 @@ extension FileLock {
     /// Whether some process holds the lock at `path` right now. Creates nothing: a missing lock
     /// file means nobody holds it. (A shared probe lock is taken and dropped at once.)
     public static func isHeld(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 { return false }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 { return false }

@@ -15,7 +15,7 @@ public struct StateFiles: Sendable {
 
     /// The text of a state file, or nil when it does not exist.
     public func read(_ name: String) throws(FileError) -> String? {
-        guard let bytes = try FileIO.read(paths.stateFile(name), limit: 1 << 20, own: true) else { return nil }
+        guard let bytes = try FileIO.read(paths.stateFile(name), limit: 16 << 20, own: true) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -63,9 +63,22 @@ struct AccountCommands {
             output.warn("the server could not register this device yet (\(reason)); `notif apply` and notif's start retry it")
         }
         let cancelled = outcome.apply.report.outcomes.filter { $0.result == .cancelled }.map(\.id)
-        output.line(cancelled.isEmpty ? "No Guest reminders were scheduled." : "Guest reminders cancelled: \(cancelled.joined(separator: ", ")).")
-        for failure in outcome.apply.report.failures { output.warn("could not cancel \(failure.id): \(failure.result)") }
-        return report(outcome.registration)
+        let failures = presenter.applyLines(outcome.apply, onlyFailures: true)
+        if failures.isEmpty {
+            output.line(cancelled.isEmpty ? "No Guest reminders were scheduled." : "Guest reminders cancelled: \(cancelled.joined(separator: ", ")).")
+        }
+        for line in failures { output.line(line) }
+        let code = report(outcome.registration)
+        guard outcome.apply.succeeded else {
+            output.error("logged in, but a Guest reminder may still fire: its entry could not be removed (see above); `notif apply` retries")
+            return .failure
+        }
+        return code
+    }
+
+    var presenter: Presenter {
+        let service = account.reminders
+        return Presenter(zone: service.context.zone, clock: service.context.clock, removalHint: service.removalHint)
     }
 
     func logout() -> ExitCode {
@@ -79,10 +92,14 @@ struct AccountCommands {
             output.line("Logged out: this is a Guest project again.")
             if let problem = outcome.unregisterProblem { output.warn("the server was not told to forget this device: \(problem)") }
             if let apply = outcome.apply {
-                for line in Presenter(zone: account.reminders.context.zone, clock: account.reminders.context.clock).applyLines(apply) {
+                for line in presenter.applyLines(apply) {
                     output.line(line)
                 }
-                return apply.succeeded ? .success : .failure
+                guard apply.succeeded else {
+                    output.error("logged out, but the scheduler does not match the Guest settings yet (see above); `notif apply` retries")
+                    return .failure
+                }
+                return .success
             }
             output.error("Guest reminders were not re-applied: \(outcome.applyProblem ?? "unknown problem"); `notif apply` retries")
             return .failure
@@ -140,7 +157,9 @@ struct AccountCommands {
             if n <= 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(whereSeparator: \.isNewline).first.map(String.init)
+        // The first line, ended by a line feed only: a U+0085 or U+2028 inside stays part of
+        // the token (and is refused there), never cuts it short unseen.
+        guard let line = bytes.split(separator: UInt8(ascii: "\n")).first else { return nil }
+        return String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
     }
 }

@@ -53,6 +53,9 @@ struct Arguments: Equatable {
 
     private static func scheduler(_ value: String, from source: String) throws(UsageError) -> SchedulerKind {
         guard let kind = SchedulerKind(argument: value) else {
+            if value == "auto" {
+                throw UsageError(message: "\(source) names a scheduler for one run: systemd, cron or embedded; `notif set scheduler auto` lets notif pick", command: nil)
+            }
             throw UsageError(message: "\(source) '\(value)' is not a scheduler: use systemd, cron or embedded", command: nil)
         }
         return kind

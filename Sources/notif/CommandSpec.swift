@@ -21,13 +21,18 @@ struct CommandSpec {
             name: "status", usage: "notif status [--json]",
             summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery",
             details: """
-            Shows the saved settings, the notification permission, the project mode, which scheduler
-            holds notif's entries, what the settings plan and what is installed, whether the two
-            agree, when the next reminder fires (local time) and the last delivery.
-            --json prints one JSON object with the keys mode, preferences, permission, scheduler,
-            planned, installed, inSync, nextReminder (ISO 8601 with offset, or null) and
-            lastDelivery, plus schedulerForced, schedulerState, outOfSync, nextReminderNone,
-            warnings, and account (server and registration) in Account projects.
+            Shows the saved settings, the notification permission, the project mode, the scheduler
+            choice and which scheduler holds notif's entries (with whether each scheduler can be
+            used here, and why), what the settings plan and what is installed, when each installed
+            entry really fires (Fires: in the scheduler's own terms, e.g. "cron at 03:30 system time
+            (Etc/UTC), 09:00 in Asia/Kolkata"), whether plan and entries agree, when the next
+            reminder fires (local time) and the last delivery.
+            --json prints one JSON object with the keys mode, preferences, permission, scheduler
+            (the one in use), schedulerChoice (the saved choice), planned, installed, inSync,
+            nextReminder (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced,
+            schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the
+            Fires: words), nextReminderNone, warnings, and account (server and registration) in
+            Account projects.
             """),
         CommandSpec(
             name: "set", usage: "notif set SETTING VALUE",
@@ -37,8 +42,14 @@ struct CommandSpec {
             \(Setting.all.map { "  \($0.name.padded(to: 20)) \($0.values.joined(separator: "|"))" }.joined(separator: "\n"))
             The change is saved at once, then the scheduler is brought in line with the settings.
             Tips & Updates schedules a daily reminder at 09:00 local time while Push Notifications
-            is on and notifications are allowed (`notif permission grant`). The other settings are
-            saved preferences and never change what is scheduled.
+            is on and notifications are allowed (`notif permission grant`). Queue alerts,
+            Promotions, Sound and Vibration are saved preferences and never change what is scheduled.
+            scheduler chooses where the reminder is kept: systemd, cron, embedded (notif's built-in
+            scheduler, run by `notif daemon`), or auto (the default: notif picks one and keeps the
+            reminder there while that scheduler can still hold it). Choosing one moves the reminder
+            there at once and says so.
+            When an entry that should be gone cannot be removed, set says the reminder may still
+            fire and how to stop it, and exits 1.
             """),
         CommandSpec(
             name: "permission", usage: "notif permission grant|deny|reset|status",
@@ -58,13 +69,18 @@ struct CommandSpec {
             login script or at boot to re-arm reminders; it needs no terminal.
             """),
         CommandSpec(
-            name: "deliver", usage: "notif deliver [--catch-up] ID",
+            name: "deliver", usage: "notif deliver [--catch-up] [--quiet] ID",
             summary: "what a scheduled entry runs: show reminder ID now if the settings still ask for it",
             details: """
             Checks the saved settings again (an entry left behind delivers nothing), shows the
             reminder at most once per local day through the desktop notification service, and
-            records the outcome in deliveries.jsonl. --catch-up delivers only when today's time
-            has passed and today's reminder was not shown (used after a boot).
+            records the outcome in deliveries.jsonl. Without --catch-up it shows the reminder only
+            at its time in your zone (TZ, else the system zone), up to 30 minutes late; at other
+            times it does nothing and records nothing (an entry for a zone other than the
+            scheduler's has a run for each half of the year). --catch-up delivers whenever today's
+            time has passed and today's reminder was not shown (used after a boot). --quiet writes
+            nothing to stdout or stderr, whatever happens (what schedulers run: cron mails output);
+            the exit status and the delivery log say how it went.
             Reminder ids: \(LocalReminders.all.map(\.id).joined(separator: ", ")).
             """),
         CommandSpec(
@@ -147,8 +163,10 @@ struct CommandSpec {
         With no command, notif opens the Notifications settings page (onboarding first, on first start).
 
         Options:
-          --scheduler NAME   use this scheduler (also NOTIF_SCHEDULER): systemd, cron or embedded;
-                             without it notif picks systemd, then cron, then the built-in one
+          --scheduler NAME   use this scheduler for this run only (also NOTIF_SCHEDULER): systemd,
+                             cron or embedded. Nothing is saved; where it moves the reminder, later
+                             plain runs leave it while that scheduler can hold it.
+                             `notif set scheduler NAME` saves a choice instead
           -h, --help         show help (after a command: that command's help)
           -V, --version      show the version
 

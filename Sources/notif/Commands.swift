@@ -9,7 +9,10 @@ struct Commands {
     let context: NotifContext
     let output: Output
     var service: ReminderService { ReminderService(context: context) }
-    var presenter: Presenter { Presenter(zone: context.zone, clock: context.clock) }
+    var presenter: Presenter {
+        let service = self.service
+        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint)
+    }
     var account: AccountService {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
     }
@@ -65,14 +68,23 @@ struct Commands {
             var value = setting.value(in: p)
             if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
             if setting == .toggle(.tipsAndUpdates) { value += "  daily at \(LocalReminders.tipsAndUpdates.time)" }
+            if setting == .scheduler && !report.choice.why.isEmpty { value += " — \(report.choice.why)" }
             rows.append((setting.label, value))
         }
         rows.append(("Permission", Self.permissionWords(p.permission)))
         let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
         let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
+        // Each scheduler, indented under the one in use (no colon: these are not rows of their own).
+        for usability in report.schedulers {
+            rows.append(("  " + usability.kind.rawValue, usability.state.word + ": " + usability.reason))
+        }
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))
+        if !report.firing.isEmpty {
+            let ids = report.firing.keys.sorted()
+            rows.append(("Fires", ids.map { (ids.count > 1 ? "\($0): " : "") + report.firing[$0]! }.joined(separator: "; ")))
+        }
         rows.append(("In sync", report.inSync ? "yes" : "no" + (report.outOfSync.isEmpty ? "" : " (\(report.outOfSync.joined(separator: "; ")))")))
         rows.append(("Next reminder", report.nextReminder.map {
             "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
@@ -82,7 +94,7 @@ struct Commands {
             rows.append(("Account server", p.accountServer ?? "not set"))
             rows.append(("Device token", AccountCommands(account: account, output: output).describe(account.registrationState())))
         }
-        for (label, value) in rows { output.line((label + ":").padded(to: 20) + value) }
+        for (label, value) in rows { output.line((label.hasPrefix(" ") ? label : label + ":").padded(to: 20) + value) }
         for warning in report.warnings { output.warn(warning) }
         return .success
     }
@@ -108,7 +120,9 @@ struct Commands {
         guard setting.applying(args[1], to: NotificationPreferences()) != nil else {
             throw UsageError(message: "'\(args[1])' is not a value for \(setting.name); use \(setting.values.joined(separator: " or "))", command: "set")
         }
-        return change("\(setting.label): \(args[1])") { setting.applying(args[1], to: $0)! }
+        // Choosing a scheduler is honoured even when it was already the saved one: entries a
+        // one-off `--scheduler` put elsewhere move to it.
+        return change("\(setting.label): \(args[1])", choosing: setting == .scheduler) { setting.applying(args[1], to: $0)! }
     }
 
     func permission(_ args: [String]) throws(UsageError) -> ExitCode {
@@ -142,7 +156,7 @@ struct Commands {
     }
 
     /// Saves a change, then applies the saved settings and reports both.
-    func change(_ summary: String, _ transform: (NotificationPreferences) -> NotificationPreferences) -> ExitCode {
+    func change(_ summary: String, choosing: Bool = false, _ transform: (NotificationPreferences) -> NotificationPreferences) -> ExitCode {
         do {
             let result = try context.store.update { $0 = transform($0) }
             if let notice = result.before.notice { output.warn(notice) }
@@ -151,7 +165,7 @@ struct Commands {
             return .failure
         }
         output.line(summary)
-        return applyAndReport(afterSave: true)
+        return applyAndReport(afterSave: true, choosing: choosing)
     }
 
     func apply(_ args: [String]) throws(UsageError) -> ExitCode {
@@ -165,10 +179,10 @@ struct Commands {
         return code
     }
 
-    private func applyAndReport(afterSave: Bool) -> ExitCode {
+    private func applyAndReport(afterSave: Bool, choosing: Bool = false) -> ExitCode {
         let outcome: ApplyOutcome
         do {
-            outcome = try service.apply()
+            outcome = try service.apply(choosing: choosing)
         } catch {
             output.error((afterSave ? "the setting was saved, but " : "") + "could not apply it: \(error)")
             return .failure
@@ -180,8 +194,10 @@ struct Commands {
         }
         for line in presenter.applyLines(outcome) { output.line(line) }
         if !outcome.succeeded {
-            output.error((afterSave ? "the setting was saved, but the scheduler does not match it yet" : "the scheduler does not match the settings yet")
-                + "; `notif status` shows what differs and `notif apply` retries")
+            let problem = outcome.mayStillFire
+                ? "a reminder may still fire: an entry that should be gone could not be removed (see above)"
+                : "the scheduler does not match " + (afterSave ? "it" : "the settings") + " yet"
+            output.error((afterSave ? "the setting was saved, but " : "") + problem + "; `notif status` shows what differs and `notif apply` retries")
             return .failure
         }
         return .success
@@ -193,6 +209,8 @@ struct Commands {
         var catchUp = false
         var ids: [String] = []
         for arg in args {
+            // --quiet: NotifMain has already silenced the output.
+            if arg == "--quiet" { continue }
             if arg == "--catch-up" { catchUp = true } else if arg.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(arg)' for deliver", command: "deliver")
             } else { ids.append(arg) }

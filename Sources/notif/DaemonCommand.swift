@@ -58,7 +58,7 @@ extension Commands {
         defer { lock.release() }
         output.line("notif daemon: running (pid \(getpid())); SIGTERM or Ctrl-C stops it")
         if let recorded = service.recordedScheduler(), recorded != .embedded {
-            output.line("notif daemon: notif's entries are with \(recorded.rawValue), not the built-in scheduler; waiting until `notif apply` moves them here")
+            output.line("notif daemon: notif's entries are with \(recorded.rawValue), not the built-in scheduler; `notif set scheduler embedded` moves them here")
         }
         let lookup = context.lookup
         let daemon = EmbeddedDaemon(context: context, zone: { SystemTimeZone.current(environment: lookup("TZ")) },

@@ -4,7 +4,10 @@ import Storage
 
 /// The command line: parse, dispatch, and turn every outcome into an exit code.
 enum NotifMain {
-    static func run(_ argv: [String], output: Output = Output()) -> Int32 {
+    static func run(_ argv: [String], output given: Output = Output()) -> Int32 {
+        // What a scheduler runs writes nothing anywhere, refusals and usage errors included
+        // (cron mails output); the exit status still says how it went.
+        let output = isQuietDelivery(argv) ? Output.silent : given
         do {
             return try dispatch(try Arguments.parse(argv, environment: Posix.environment), output: output).rawValue
         } catch {
@@ -16,6 +19,18 @@ enum NotifMain {
             }
             return ExitCode.usage.rawValue
         }
+    }
+
+    /// `notif [OPTIONS] deliver … --quiet …`: the first word that is not an option (or the value
+    /// of `--scheduler`) is `deliver`, and `--quiet` follows it.
+    static func isQuietDelivery(_ argv: [String]) -> Bool {
+        var index = 0
+        while index < argv.count, argv[index].hasPrefix("-"), argv[index] != "-" {
+            if argv[index] == "--" { index += 1; break }
+            index += argv[index] == "--scheduler" ? 2 : 1
+        }
+        guard index < argv.count, argv[index] == "deliver" else { return false }
+        return argv[(index + 1)...].prefix { $0 != "--" }.contains("--quiet")
     }
 
     static func dispatch(_ arguments: Arguments, output: Output) throws(UsageError) -> ExitCode {

@@ -6,6 +6,9 @@ struct Output {
     var out: (String) -> Void = { Output.write(1, $0) }
     var err: (String) -> Void = { Output.write(2, $0) }
 
+    /// Writes nothing at all (`notif deliver --quiet`).
+    static var silent: Output { Output(out: { _ in }, err: { _ in }) }
+
     func line(_ text: String = "") { out(text + "\n") }
     func warn(_ text: String) { err("notif: warning: " + text + "\n") }
     func error(_ text: String) { err("notif: " + text + "\n") }

@@ -5,23 +5,64 @@ import SharedLogic
 struct Presenter {
     let zone: ZoneRules
     let clock: any Clock
+    /// How to stop an entry notif could not remove from a scheduler (`ReminderService.removalHint`).
+    var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
 
-    /// One line per reminder (and per entry removed from a previous scheduler).
-    func applyLines(_ outcome: ApplyOutcome) -> [String] {
+    /// A line when the entries changed scheduler, then one per reminder (and per entry removed
+    /// from the scheduler that held them before).
+    /// - Parameter onlyFailures: just the lines about what failed (for commands that say the rest their own way).
+    func applyLines(_ outcome: ApplyOutcome, onlyFailures: Bool = false) -> [String] {
         var lines: [String] = []
         let scheduler = outcome.choice.kind?.rawValue ?? "no scheduler"
-        for move in outcome.moves {
+        if let change = Self.changeLine(outcome), !onlyFailures { lines.append(change) }
+        for move in outcome.moves where !onlyFailures {
             let old = move.scheduler.rawValue
             if let note = move.note { lines.append("\(old): \(note)") }
-            for item in move.report.outcomes where item.result != .unchanged {
+            for item in move.report.outcomes where item.result != .unchanged && !item.isFailure {
                 lines.append("\(item.id): \(describe(item.result, reminder: nil, scheduler: old, preferences: outcome.preferences)) (moving off \(old))")
             }
         }
-        for item in outcome.report.outcomes {
+        lines += stillFiring(outcome).map { "\($0.title): may still fire: \($0.detail)" }
+        let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
+        for item in outcome.report.outcomes where !(item.isFailure && !planned.contains(item.id) && outcome.choice.kind != nil) {
+            if onlyFailures && !item.isFailure { continue }
             let reminder = LocalReminders.reminder(id: item.id)
             lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences))")
         }
         return lines
+    }
+
+    /// `Moved the reminder from cron to systemd: you chose systemd.` when this apply moved notif's entries.
+    static func changeLine(_ outcome: ApplyOutcome) -> String? {
+        guard let change = outcome.change else { return nil }
+        return LocalReminders.plan(outcome.preferences).isEmpty
+            ? "Scheduler: \(change.to.rawValue) from now on (was \(change.from.rawValue)): \(change.why)."
+            : "Moved the reminder from \(change.from.rawValue) to \(change.to.rawValue): \(change.why)."
+    }
+
+    /// Entries that should be gone but could not be removed (or even read), each with what went
+    /// wrong and how to stop it: a reminder that is not planned, and entries left on the
+    /// scheduler the reminder was moving off.
+    func stillFiring(_ outcome: ApplyOutcome) -> [(title: String, detail: String)] {
+        var result: [(title: String, detail: String)] = []
+        for move in outcome.moves {
+            for item in move.report.outcomes {
+                guard case .failed(let error) = item.result else { continue }
+                let reminder = LocalReminders.reminder(id: item.id)
+                result.append((reminder?.title ?? item.id, "notif could not remove its old \(move.scheduler.rawValue) entry (\(error)); "
+                    + removalHint(move.scheduler, reminder?.id)))
+            }
+        }
+        let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
+        if let kind = outcome.choice.kind {
+            for item in outcome.report.outcomes where !planned.contains(item.id) {
+                guard case .failed(let error) = item.result else { continue }
+                let reminder = LocalReminders.reminder(id: item.id)
+                result.append((reminder?.title ?? item.id, "notif could not check or remove its \(kind.rawValue) entry (\(error)); "
+                    + removalHint(kind, reminder?.id)))
+            }
+        }
+        return result
     }
 
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
@@ -55,13 +96,23 @@ struct Presenter {
         }
     }
 
+    /// One line per record: what the log holds is shown with any control character (a line
+    /// break included) as an escape, so a record can never pass for two.
     func recordLine(_ record: DeliveryRecord) -> String {
-        "\(record.time)  \(record.reminder)  \(record.outcome.rawValue)" + (record.kind == .scheduled ? "" : " (\(record.kind.rawValue))")
-            + (record.detail.isEmpty ? "" : ": \(record.detail)")
+        let detail = TerminalText.safe(record.detail, limit: .max)
+        return "\(TerminalText.safe(record.time, limit: .max))  \(TerminalText.safe(record.reminder, limit: .max))  \(record.outcome.rawValue)"
+            + (record.kind == .scheduled ? "" : " (\(record.kind.rawValue))") + (detail.isEmpty ? "" : ": \(detail)")
     }
 }
 
 extension Instant {
     /// `Mon 30 Nov 09:00` in `zone`.
     func shortDisplay(in zone: ZoneRules) -> String { zone.localDateTime(of: self).shortDisplay }
+}
+
+extension ReminderOutcome {
+    var isFailure: Bool {
+        if case .failed = result { return true }
+        return false
+    }
 }

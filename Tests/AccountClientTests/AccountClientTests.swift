@@ -49,6 +49,7 @@ import LinuxGateway
         #expect(runner.input.contains(#"header = "Authorization: Bearer s3cret\"quote""#))
         #expect(runner.input.contains(#"url = "https://example.org/api/v1/app/notifications""#))
         #expect(!runner.input.contains("location"), "redirects are never followed")
+        #expect(runner.input.contains("\ngloboff\n"), "{a,b} in a URL is one request, not three")
     }
 
     /// curl follows notif's rules only: no .curlrc (`-q`, first), no redirects, no proxy for loopback.

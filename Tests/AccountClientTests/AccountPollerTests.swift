@@ -146,6 +146,15 @@ final class PollerFixture: @unchecked Sendable {
         #expect(!fixture.lines.joined().unicodeScalars.contains { $0.value == 0x1B } && !fixture.lines.joined().contains("<b>"))
         #expect(fixture.account.store.shownIDs() == ["ok-1"])
     }
+    /// `notif history` and the page's H show what the daemon would: never an item whose id is invalid.
+    @Test func historyLeavesOutItemsWithInvalidIDs() throws {
+        let fixture = try PollerFixture()
+        fixture.server.answer([["id": "ok-1", "title": "fine"], ["id": "e\u{1B}]0;T\u{07}", "title": "esc"]])
+        let history = try fixture.account.history()
+        #expect(history.items.map(\.id) == ["ok-1"] && history.skipped == 1)
+        // The cached copy holds only valid items too.
+        #expect(fixture.account.store.cachedHistory()?.items.map(\.id) == ["ok-1"])
+    }
 }
 
 @Suite struct ServerIDTests {

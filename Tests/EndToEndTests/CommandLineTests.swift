@@ -52,7 +52,7 @@ import Testing
     @Test func setSavesEvenWithoutPermissionAndSaysHowToGrant() throws {
         let sandbox = Sandbox()
         let env = ["NOTIF_SCHEDULER": "embedded"]
-        let entry = sandbox.stateDir + "/embedded/tips-and-updates"
+        let entry = sandbox.embeddedEntry
         let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("notif permission grant"))
@@ -113,10 +113,32 @@ import Testing
 
     @Test func deliverOfAStaleEntryIsSkippedAndLogged() throws {
         let sandbox = Sandbox()
-        let result = try sandbox.notif(["deliver", "tips-and-updates"])
+        let result = try sandbox.notif(["deliver", "tips-and-updates"], ["TZ": ZoneShift.whereItIs(9, 1)])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("skipped: Tips & Updates is off"))
         #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl")?.contains("\"outcome\":\"skipped\"") == true)
+    }
+
+    /// A scheduled run at another time than 09:00 in the user's zone (the line a cron entry has
+    /// for the other half of the year) shows nothing and records nothing; `--quiet` says nothing,
+    /// not even a usage error, and the exit status still tells.
+    @Test func deliverAtAnotherTimeDoesNothingAndQuietSaysNothing() throws {
+        let sandbox = Sandbox()
+        _ = try sandbox.notif(["permission", "grant"])
+        _ = try sandbox.notif(["set", "tips-and-updates", "on"])
+        let tz = ZoneShift.whereItIs(10, 0)
+        let early = try sandbox.notif(["deliver", "tips-and-updates"], ["TZ": tz])
+        #expect(early.status == 0 && early.stdout.contains("skipped: not the reminder's time: 10:00 in \(tz), not 09:00"), "\(early)")
+        #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl") == nil, "nothing recorded")
+        let quiet = try sandbox.notif(["deliver", "--quiet", "tips-and-updates"], ["TZ": tz])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet)")
+        for args in [["deliver", "--quiet", "nope"], ["--scheduler", "cron", "deliver", "--quiet", "--bogus", "tips-and-updates"]] {
+            let bad = try sandbox.notif(args)
+            #expect(bad.status == 2 && bad.stdout.isEmpty && bad.stderr.isEmpty, "\(args): \(bad)")
+        }
+        // Only deliver is quiet: elsewhere --quiet is a usage error that says so.
+        let status = try sandbox.notif(["status", "--quiet"])
+        #expect(status.status == 2 && status.stderr.contains("--quiet"), "\(status)")
     }
 
     @Test func withNeitherSystemdNorCronTheBuiltInSchedulerHoldsTheEntry() throws {

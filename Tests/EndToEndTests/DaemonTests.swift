@@ -3,7 +3,7 @@ import Testing
 
 /// The real `notif daemon` process: one per user, stops cleanly on SIGTERM and SIGINT.
 @Suite struct DaemonProcessTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func runsOnceStopsCleanlyOnSignalsAndReleasesItsLock() throws {
         let sandbox = Sandbox()
         let env = ["NOTIF_SCHEDULER": "embedded"]
@@ -48,7 +48,7 @@ import Testing
 /// 08:59:50, shows the reminder at 09:00 through dunst on a private D-Bus, once.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct DaemonDeliveryTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theDaemonDeliversAtNineOnceUnderFaketime() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.publicCopy(in: sandbox)
@@ -58,7 +58,7 @@ struct DaemonDeliveryTests {
         let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": "Europe/Berlin"]) { a, _ in a }
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
-        let entry = user.read(user.stateDir + "/embedded/tips-and-updates")
+        let entry = user.read(user.stateDir + "/embedded/tips-and-updates." + user.tag)
         #expect(entry?.contains("time=09:00") == true)
 
         let userEnv = user.environment(env)
@@ -78,6 +78,49 @@ struct DaemonDeliveryTests {
         #expect(lines.first?.contains("\"kind\":\"catch-up\"") == true && lines.first?.contains("not due yet") == true, "\(lines)")
         #expect(lines.last?.contains("\"time\":\"2026-12-01T09:00:0") == true && lines.last?.contains("\"kind\":\"scheduled\"") == true, "\(lines)")
         #expect(lines.count == 2)
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+        withExtendedLifetime(display) {}
+    }
+}
+
+/// The shipped release binary as the built-in scheduler, with real clocks: libfaketime cannot
+/// move a static executable's clock, so the user's zone is one where it is 08:59 now
+/// (`ShiftedZone`), and `notif daemon` shows the reminder at 09:00 in it through dunst, once.
+@Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
+struct ReleaseDaemonDeliveryTests {
+    /// `notif daemon` (the release binary) in the user's zone: a catch-up at start that finds
+    /// nothing due, then the reminder at 09:00, once.
+    @Test(.timeLimit(.minutes(5)))
+    func theDaemonRunsTheReleaseBinaryAtNine() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let user = try TestUser.make("notif-trlv-daemon")
+        let session = try DesktopSession(user: user, display: display)
+        let zone = try ShiftedZone(nineOClockIn: 8)
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": zone.name]) { a, _ in a }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        let on = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        #expect(on.status == 0 && on.stdout.contains("with embedded"), "\(on)")
+        let userEnv = user.environment(env)
+        let daemon = try DaemonProcess(
+            ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + userEnv.keys.sorted().map { "\($0)=\(userEnv[$0]!)" } + [binary, "daemon"],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead: 09:00 passed before the daemon ran")
+
+        let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: user).contains { $0.kind == "scheduled" } }
+        let lines = DeliveryLine.all(of: user)
+        #expect(fired, "\(daemon.output)\n\(lines)")
+        #expect(lines.count == 2 && lines.first?.kind == "catch-up" && lines.first?.detail.contains("not due yet") == true, "\(lines)")
+        if let line = lines.last {
+            #expect(line.kind == "scheduled" && line.outcome == "delivered", "\(lines)")
+            #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
+            #expect(line.text.contains("\"time\":\"\(zone.iso(zone.nine).prefix(16))"), "logged in the user's zone: \(line)")
+        }
+        let shown = try session.shown()
+        #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif", "\(shown)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
         withExtendedLifetime(display) {}

@@ -48,7 +48,8 @@ struct DeletedBinaryTests {
         let set = try runDeleted(user, binary, replacement: fresh, ["--scheduler", "cron", "set", "tips-and-updates", "on"])
         #expect(set.status == 0, "\(set)")
         let crontab = try user.crontab()
-        #expect(crontab.contains("0 9 * * * '\(binary)' deliver tips-and-updates"), "\(crontab)")
+        // runDeleted runs with TZ=Europe/Berlin, which goes with the entry (the system zone is UTC here).
+        #expect(crontab.contains("[ -x '\(binary)' ] && exec /usr/bin/env TZ=Europe/Berlin '\(binary)' deliver --quiet tips-and-updates"), "\(crontab)")
         #expect(!crontab.contains("(deleted)"), "\(crontab)")
     }
 

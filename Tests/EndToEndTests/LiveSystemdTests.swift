@@ -9,8 +9,6 @@ import Testing
 /// is not taken for a running manager.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users, a mount namespace and cgroups"))
 struct LiveSystemdTests {
-    static let timer = "notif-tips-and-updates.timer"
-
     /// A throwaway user whose live manager runs in `zone`, with the release binary to run.
     struct Setup {
         let sandbox = Sandbox()
@@ -20,7 +18,7 @@ struct LiveSystemdTests {
 
         init(_ name: String, zone: String, display: VirtualDisplay? = nil) throws {
             user = try TestUser.make(name)
-            binary = try ReleaseBinary.publicCopy(in: sandbox)
+            binary = try NotifBinary.releaseCopy(in: sandbox)
             manager = try LiveUserManager(user: user, zone: zone, display: display)
         }
 
@@ -29,35 +27,43 @@ struct LiveSystemdTests {
             try manager.run([binary] + args, extra)
         }
 
-        /// Allows notifications and turns Tips & Updates on, which starts the timer.
-        func turnOn(_ extra: [String: String] = [:]) throws {
+        /// Allows notifications and turns Tips & Updates on, which starts the timer; its name
+        /// (`notif-tips-and-updates-TAG.timer`, the tag naming the configuration).
+        @discardableResult
+        func turnOn(_ extra: [String: String] = [:]) throws -> String {
             let granted = try notif(["permission", "grant"], extra)
             #expect(granted.status == 0, "\(granted)")
             let on = try notif(["set", "tips-and-updates", "on"], extra)
             #expect(on.status == 0 && on.stdout.contains("scheduled daily at 09:00 with systemd"), "\(on)")
+            return try #require(unitFiles.map { ($0 as NSString).lastPathComponent }.first { $0.hasSuffix(".timer") }, "no timer: \(on)")
         }
 
+        /// notif's unit files and enable links in the user's unit directory.
         var unitFiles: [String] {
             let dir = user.home + "/.config/systemd/user"
-            return [dir + "/notif-tips-and-updates.timer", dir + "/notif-tips-and-updates.service", dir + "/timers.target.wants/" + LiveSystemdTests.timer]
-                .filter { (try? FileManager.default.attributesOfItem(atPath: $0)) != nil }
+            return [dir, dir + "/timers.target.wants"].flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("notif-") }.map { folder + "/" + $0 }
+            }
         }
+
+        /// Where the manager keeps the time `timer` last ran (`Persistent=true`).
+        func stamp(of timer: String) -> String { user.home + "/.local/share/systemd/timers/stamp-" + timer }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func theTimerFiresAtNineLocalAndDunstShowsIt() async throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: 12)
         let live = try Setup("notif-trlv-fire", zone: zone.name, display: display)
-        try live.turnOn()
-        #expect(try live.manager.timers()[Self.timer] == .some(zone.nine), "the manager's next elapse is 09:00 local")
+        let timer = try live.turnOn()
+        #expect(try live.manager.timers()[timer] == .some(zone.nine), "the manager's next elapse is 09:00 local")
         // status with the manager running: running, in sync (files written, timer enabled), and
         // the next reminder the manager will really fire.
         let before = try live.notif(["status"])
         #expect(before.stdout.contains("Scheduler:          systemd (user manager running)\n"), "\(before)")
         #expect(before.stdout.contains("In sync:            yes\n") && before.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(before)")
-        #expect(try live.manager.systemctl(["is-enabled", Self.timer]).stdout == "enabled\n")
-        #expect(try live.manager.systemctl(["is-active", Self.timer]).stdout == "active\n")
+        #expect(try live.manager.systemctl(["is-enabled", timer]).stdout == "enabled\n")
+        #expect(try live.manager.systemctl(["is-active", timer]).stdout == "active\n")
         try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead: 09:00 passed before the timer ran")
 
         let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
@@ -72,7 +78,7 @@ struct LiveSystemdTests {
         #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif", "\(shown)")
         // Afterwards: the next elapse is tomorrow's 09:00, and status says so with the delivery.
         let tomorrow = zone.nine.addingTimeInterval(86_400)
-        #expect(try live.manager.timers()[Self.timer] == .some(tomorrow))
+        #expect(try live.manager.timers()[timer] == .some(tomorrow))
         let after = try live.notif(["status"])
         #expect(after.stdout.contains("(\(zone.iso(tomorrow)))\n") && after.stdout.contains("Last delivery:      \(zone.iso(lines.first?.time ?? zone.nine).prefix(16))"), "\(after)")
         withExtendedLifetime(display) {}
@@ -81,21 +87,21 @@ struct LiveSystemdTests {
     @Test func turningOffWithTheManagerRunningStopsCleansAndRemovesTheTimer() throws {
         let zone = try ShiftedZone(nineOClockIn: 3 * 3_600)
         let live = try Setup("notif-trlv-off", zone: zone.name)
-        try live.turnOn()
-        #expect(try live.manager.timers().keys.contains(Self.timer))
+        let timer = try live.turnOn()
+        #expect(try live.manager.timers().keys.contains(timer))
         // The manager wrote the timer's stamp when it started it (Persistent=true).
-        #expect(FileManager.default.fileExists(atPath: live.manager.stampFile))
-        #expect(live.unitFiles.count == 3)
+        #expect(FileManager.default.fileExists(atPath: live.stamp(of: timer)))
+        #expect(live.unitFiles.count == 3, "\(live.unitFiles)")
 
         let off = try live.notif(["set", "tips-and-updates", "off"])
         #expect(off.status == 0 && off.stdout.contains("Tips & Updates: off"), "\(off)")
-        #expect(try !live.manager.timers().keys.contains(Self.timer), "list-timers still shows it")
-        let active = try live.manager.systemctl(["is-active", Self.timer])
+        #expect(try !live.manager.timers().keys.contains(timer), "list-timers still shows it")
+        let active = try live.manager.systemctl(["is-active", timer])
         #expect(active.status != 0 && active.stdout == "inactive\n", "\(active)")
-        #expect(!FileManager.default.fileExists(atPath: live.manager.stampFile), "the stamp is left: a later install would fire at once")
+        #expect(!FileManager.default.fileExists(atPath: live.stamp(of: timer)), "the stamp is left: a later install would fire at once")
         #expect(live.unitFiles.isEmpty, "\(live.unitFiles)")
         // The manager forgot the unit (daemon-reload ran after the files went).
-        let cat = try live.manager.systemctl(["cat", Self.timer])
+        let cat = try live.manager.systemctl(["cat", timer])
         #expect(cat.status != 0 && cat.stderr.contains("No files found"), "\(cat)")
         let status = try live.notif(["status"])
         #expect(status.stdout.contains("Installed:          nothing\n") && status.stdout.contains("In sync:            yes\n"), "\(status)")
@@ -104,15 +110,15 @@ struct LiveSystemdTests {
     /// The machine was off at 09:00 (the timer last ran yesterday): when the manager starts after
     /// 09:00 the same day, `Persistent=true` runs the service at once and the reminder shows;
     /// another restart that day shows nothing more.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aRunMissedTodayIsDeliveredOnceAfterARestart() throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: -300)   // 09:04 local now
         let live = try Setup("notif-trlv-missed", zone: zone.name, display: display)
-        try live.turnOn()
+        let timer = try live.turnOn()
         #expect(DeliveryLine.all(of: live.user).isEmpty, "a first start fires nothing")
         live.manager.stop()
-        try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 1)], ofItemAtPath: live.manager.stampFile)
+        try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 1)], ofItemAtPath: live.stamp(of: timer))
 
         try live.manager.start()
         #expect(waitUntil(20) { !DeliveryLine.all(of: live.user).isEmpty }, "\(live.manager.output)")
@@ -124,24 +130,25 @@ struct LiveSystemdTests {
         live.manager.stop()
         try live.manager.start()
         // Started up (a persistent run would have finished by now) without running the service.
-        let started = try live.manager.systemctl(["show", "--value", "--property=ExecMainStartTimestampMonotonic", "notif-tips-and-updates.service"])
+        let started = try live.manager.systemctl(["show", "--value", "--property=ExecMainStartTimestampMonotonic",
+                                                        timer.replacingOccurrences(of: ".timer", with: ".service")])
         #expect(started.stdout == "0\n", "the service ran again: \(started)")
         #expect(DeliveryLine.all(of: live.user).count == 1)
-        #expect(try live.manager.timers()[Self.timer] == .some(zone.nine.addingTimeInterval(86_400)))
+        #expect(try live.manager.timers()[timer] == .some(zone.nine.addingTimeInterval(86_400)))
         withExtendedLifetime(display) {}
     }
 
     /// The machine was off since the day before yesterday and starts today before 09:00:
     /// `Persistent=true` runs the service for yesterday's missed 09:00, which shows nothing, and
     /// the timer still fires at today's 09:00.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aRunMissedOnAnEarlierDayIsNotDelivered() throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: 20 * 60)   // about 08:40 local now
         let live = try Setup("notif-trlv-later", zone: zone.name, display: display)
-        try live.turnOn()
+        let timer = try live.turnOn()
         live.manager.stop()
-        try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 2)], ofItemAtPath: live.manager.stampFile)
+        try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 2)], ofItemAtPath: live.stamp(of: timer))
 
         try live.manager.start()
         #expect(waitUntil(20) { !DeliveryLine.all(of: live.user).isEmpty }, "Persistent=true did not run the service: \(live.manager.output)")
@@ -149,7 +156,7 @@ struct LiveSystemdTests {
         #expect(lines.count == 1 && lines.first?.kind == "catch-up" && lines.first?.outcome == "skipped", "\(lines)")
         #expect(lines.first?.detail.contains("not due yet") == true, "\(lines)")
         #expect(try live.manager.shown().isEmpty)
-        #expect(try live.manager.timers()[Self.timer] == .some(zone.nine), "the next run moved off 09:00")
+        #expect(try live.manager.timers()[timer] == .some(zone.nine), "the next run moved off 09:00")
         withExtendedLifetime(display) {}
     }
 
@@ -157,7 +164,7 @@ struct LiveSystemdTests {
     /// running one (it picked systemd, and `set … off` then failed asking the dead manager).
     @Test func aSocketLeftByAStoppedManagerIsNotARunningManager() throws {
         let live = try Setup("notif-trlv-stale", zone: "Etc/UTC")
-        try live.turnOn()
+        let timer = try live.turnOn()
         live.manager.stop()
         #expect(FileManager.default.fileExists(atPath: live.manager.runtimeDirectory + "/systemd/private"), "the socket file stays")
         let env = ["XDG_RUNTIME_DIR": live.manager.runtimeDirectory, "TZ": "Etc/UTC"]
@@ -168,19 +175,19 @@ struct LiveSystemdTests {
         #expect(status.stdout.contains("Scheduler:          systemd (forced; no systemd user manager: starts at next login)\n"), "\(status)")
         let off = try live.user.run([live.binary, "set", "tips-and-updates", "off"], forced)
         #expect(off.status == 0, "\(off)")
-        #expect(live.unitFiles.isEmpty && !FileManager.default.fileExists(atPath: live.manager.stampFile), "\(live.unitFiles)")
+        #expect(live.unitFiles.isEmpty && !FileManager.default.fileExists(atPath: live.stamp(of: timer)), "\(live.unitFiles)")
     }
 
     /// The manager runs in UTC, the user's zone is another: the reminder still comes at 09:00 in
     /// the user's zone, when the manager says it will, and status shows that moment.
-    @Test(.timeLimit(.minutes(3)), .disabled("needs the zone-carrying entries of issue 11 item 2"))
+    @Test(.timeLimit(.minutes(5)), .disabled("needs the zone-carrying entries of issue 11 item 2"))
     func theTimerFiresAtNineInTheUsersZoneWhenTheManagerRunsInUTC() async throws {
         let display = try VirtualDisplay()
         let live = try Setup("notif-trlv-xzone", zone: "Etc/UTC", display: display)
         let zone = try ShiftedZone(nineOClockIn: 10)
         let mine = ["TZ": zone.name]
-        try live.turnOn(mine)
-        #expect(try live.manager.timers()[Self.timer] == .some(zone.nine), "the manager's next elapse is not 09:00 in the user's zone")
+        let timer = try live.turnOn(mine)
+        #expect(try live.manager.timers()[timer] == .some(zone.nine), "the manager's next elapse is not 09:00 in the user's zone")
         let status = try live.notif(["status"], mine)
         #expect(status.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(status)")
         try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead")

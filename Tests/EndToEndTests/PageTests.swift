@@ -110,7 +110,7 @@ import Testing
         try pane.waitFor("Allow notifications?")
         try pane.send("a")
         try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
-        #expect(FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.embeddedEntry))
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"permission\": \"granted\"") == true)
         try pane.send("q")
         #expect(try pane.finished().status == 0)
@@ -129,10 +129,10 @@ import Testing
         let allow = try #require(try pane.position(of: "Allow ]") ?? pane.position(of: "Allow"))
         try pane.click(row: allow.row, column: allow.column + 1)
         try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
-        #expect(FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.embeddedEntry))
         try pane.click(row: tips.row, column: tips.column + 2)
         try pane.waitForLine(containing: "Next reminder:") { $0.contains("Tips & Updates is off") }
-        #expect(waitUntil(5) { !FileManager.default.fileExists(atPath: sandbox.stateDir + "/embedded/tips-and-updates") })
+        #expect(waitUntil(5) { !FileManager.default.fileExists(atPath: sandbox.embeddedEntry) })
         try pane.send("q")
         #expect(try pane.finished().status == 0)
     }
@@ -261,7 +261,7 @@ struct PageSchedulingTests {
         try pane.send("Enter")
         let line = try pane.waitForLine(containing: "Next reminder:") { !$0.contains("none") }
         #expect(line.hasSuffix("09:00"), "\(line)")
-        #expect(try waitUntil(5) { (try user.crontab()).contains("deliver tips-and-updates") })
+        #expect(try waitUntil(5) { (try user.crontab()).contains("deliver --quiet tips-and-updates") })
         let settings = user.read(user.settingsPath) ?? ""
         #expect(settings.contains("\"tipsAndUpdates\": true") && settings.contains("\"permission\": \"granted\""))
         try pane.send("Space") // focus is on Push Notifications

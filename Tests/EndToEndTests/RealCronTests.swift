@@ -16,8 +16,8 @@ struct RealCrontabTests {
         for _ in 0..<5 { #expect(try user.run([binary, "apply"], env).status == 0) }
         let installed = try user.crontab()
         #expect(installed.hasPrefix(mine))
-        #expect(installed.components(separatedBy: "deliver tips-and-updates").count == 2, "\(installed)")
-        #expect(installed.contains(#"0 9 * * * '\#(sandbox.path)/my bin 100\%/notif' deliver tips-and-updates"#), "\(installed)")
+        #expect(installed.components(separatedBy: "deliver --quiet tips-and-updates").count == 2, "\(installed)")
+        #expect(installed.contains(#"0 9 * * * [ -x '\#(sandbox.path)/my bin 100\%/notif' ] && exec '\#(sandbox.path)/my bin 100\%/notif' deliver --quiet tips-and-updates"#), "\(installed)")
         for value in ["off", "on", "off", "on", "off"] {
             #expect(try user.run([binary, "set", "tips-and-updates", value], env).status == 0)
         }
@@ -44,7 +44,7 @@ struct RealCrontabTests {
         let with = try user.crontabBytes()
         #expect(with.starts(with: mine), "\(with)")
         let text = String(decoding: with, as: UTF8.self)
-        #expect(text.contains("# BEGIN notif managed block") && text.contains("/notif' deliver tips-and-updates"), "\(text)")
+        #expect(text.contains("# BEGIN notif managed block") && text.contains("/notif' deliver --quiet tips-and-updates"), "\(text)")
         let off = try user.run([binary, "--scheduler", "cron", "set", "tips-and-updates", "off"])
         #expect(off.status == 0, "\(off)")
         #expect(try user.crontabBytes() == mine)
@@ -124,45 +124,50 @@ struct RealCrontabTests {
     }
 }
 
-/// The whole Guest path for real: notif writes the crontab, a cron daemon (clock starting at
-/// 08:59:30) runs the `@reboot` catch-up as it starts and the entry at 09:00, and the
-/// notification appears in dunst on a private bus.
-///
-/// Jobs run with the real clock (cron does not pass libfaketime on), so each crontab gets a `TZ`
-/// line choosing a zone where it is now early morning (the catch-up finds nothing due) or
-/// afternoon (the catch-up shows the missed reminder, and the 09:00 run then shows nothing).
+/// The whole Guest path for real, with the shipped (static release) binary and real clocks: a
+/// real cron daemon runs in one zone (its system zone is Asia/Kolkata, +05:30) and each user in
+/// another (`TZ`). notif writes the crontab lines in the system zone for 09:00 in the user's
+/// zone; cron runs the `@reboot` catch-up as it starts and the daily line at the user's 09:00,
+/// which is the next minute (the user's zone is shifted so: `ZoneShift`), and the notification
+/// appears in dunst on the user's private bus.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
 struct RealCronDeliveryTests {
-    /// An `Etc/GMT±N` zone where the local hour is `hour` right now (Etc/GMT-6 is UTC+6).
-    static func zone(whereTheHourIsNow hour: Int) -> String {
-        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
-        var offset = ((hour - utcHour) % 24 + 24) % 24
-        if offset > 14 { offset -= 24 }
-        return offset == 0 ? "Etc/UTC" : "Etc/GMT" + (offset > 0 ? "-" : "+") + String(abs(offset))
-    }
-
-    @Test(.timeLimit(.minutes(3)))
-    func cronDeliversAtNineExactlyOnceAndOnlyWhenTheSettingsSaySo() throws {
+    @Test(.timeLimit(.minutes(5)))
+    func cronInOneZoneDeliversAtNineInTheUsersZoneExactlyOnce() throws {
         let sandbox = Sandbox()
         // The binary sits where quoting is hard: cron's %, the shell's quotes, $, backticks, ;
         // and backslashes. Run by the real cron, it must run notif and nothing else (a command
         // let loose would make `canary` in the user's home, cron's working directory).
-        let binary = try NotifBinary.publicCopy(in: sandbox, directory: #"it's "q" $HOME $(touch canary) `touch canary`; 100% \% & back\slash"#)
+        let binary = try NotifBinary.releaseCopy(in: sandbox, directory: #"it's "q" $HOME $(touch canary) `touch canary`; 100% \% & back\slash"#)
         let display = try VirtualDisplay()
+        let system = try ZonedSystem(zone: "Asia/Kolkata")
         let cases = ["on", "off", "master", "denied", "stale", "late"]
         var users: [String: TestUser] = [:]
         var sessions: [String: DesktopSession] = [:]
+        defer {
+            // The sessions first: userdel refuses a user whose dunst still runs.
+            sessions.removeAll()
+            for user in users.values { deleteUser(user) }
+        }
         for name in cases {
-            let user = try TestUser.make("notif-tcron-" + name)
+            let user = try TestUser.make("notif-tre-cron-" + name)
             users[name] = user
             sessions[name] = try DesktopSession(user: user, display: display)
         }
+        // The users' zone: 09:00 is the next minute (at least 40 s away, for the setup below);
+        // "late" is in a zone where it is early afternoon, so its catch-up at boot shows the reminder.
+        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 40)
+        var zones = Dictionary(uniqueKeysWithValues: cases.map { ($0, nine) })
+        zones["late"] = ZoneShift.whereItIs(13, 0)
         func notif(_ who: String, _ args: [String]) throws -> RunResult {
-            try users[who]!.run([binary] + args, sessions[who]!.environment.merging(["NOTIF_SCHEDULER": "cron"]) { a, _ in a })
+            try system.run(as: users[who]!, [binary] + args,
+                         sessions[who]!.environment.merging(["NOTIF_SCHEDULER": "cron", "TZ": zones[who]!]) { a, _ in a })
         }
-        // The five situations, each set up the way a person would.
+        // The six situations, each set up the way a person would (inside cron's namespace, so
+        // notif sees cron's system zone).
         _ = try notif("on", ["permission", "grant"])
-        #expect(try notif("on", ["set", "tips-and-updates", "on"]).status == 0)
+        let set = try notif("on", ["set", "tips-and-updates", "on"])
+        #expect(set.status == 0, "\(set)")
         _ = try notif("off", ["permission", "grant"])
         _ = try notif("master", ["permission", "grant"])
         _ = try notif("master", ["set", "tips-and-updates", "on"])
@@ -178,37 +183,43 @@ struct RealCronDeliveryTests {
         try staleSettings.replacingOccurrences(of: "\"tipsAndUpdates\": true", with: "\"tipsAndUpdates\": false")
             .write(toFile: users["stale"]!.settingsPath, atomically: false, encoding: .utf8)
 
-        var zones: [String: String] = [:]
+        // The line is 09:00 in the user's zone, written in Kolkata time, with the zone carried.
+        var kolkata = Calendar(identifier: .gregorian)
+        kolkata.timeZone = TimeZone(identifier: "Asia/Kolkata")!
+        let local = kolkata.dateComponents([.hour, .minute], from: at)
+        let crontab = try users["on"]!.crontab()
+        let daily = try #require(crontab.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.hasPrefix("@") }.map(String.init), "\(crontab)")
+        #expect(daily.hasPrefix("\(local.minute!) \(local.hour!) * * * [ -x "), "\(daily)")
+        #expect(daily.contains(" TZ=\(nine) ") && daily.contains(" deliver --quiet tips-and-updates"), "\(daily)")
+        let status = try notif("on", ["status"])
+        #expect(status.stdout.contains("cron at \(String(format: "%02d:%02d", local.hour!, local.minute!)) system time (Etc/UTC), 09:00 in \(nine)"),
+                "(Etc/UTC is Kolkata's file in cron's namespace) \(status)")
         for name in ["on", "stale", "late"] {
-            let crontab = try users[name]!.crontab()
-            #expect(crontab.contains("deliver tips-and-updates") && crontab.contains("@reboot"), "\(name) should have an entry")
-            zones[name] = Self.zone(whereTheHourIsNow: name == "late" ? 13 : 5)
-            try users[name]!.setCrontab("TZ=\(zones[name]!)\n" + crontab)
+            #expect(try users[name]!.crontab().contains("@reboot [ -x "), "\(name) should have an entry")
         }
         for name in ["off", "master", "denied"] {
             #expect(try users[name]!.crontab().isEmpty, "\(name) should have no crontab")
         }
 
-        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        let cron = try FakeTimeCron(startingAt: "\(today) 08:59:30", bootJobs: true)
+        // Now the boot: cron starts in that zone and runs the @reboot jobs first.
+        try system.startCron(bootJobs: true)
         let log = { (who: String) in users[who]!.read(users[who]!.stateDir + "/deliveries.jsonl") ?? "" }
         let scheduled = "\"kind\":\"scheduled\""
-        let fired = waitUntil(90) {
-            log("on").contains("\"outcome\":\"delivered\"")
-                && ["stale", "late"].allSatisfy { who in log(who).split(separator: "\n").contains { $0.contains(scheduled) } }
+        let fired = waitUntil(100) {
+            log("on").contains("\"outcome\":\"delivered\"") && log("stale").contains(scheduled)
+                && log("late").contains("\"outcome\":\"delivered\"")
         }
-        #expect(cron.isRunning)
-        #expect(fired, "cron did not run the entries: on=\(log("on")) stale=\(log("stale"))")
-        // cron started at 08:59:30 ran the @reboot catch-up first: nothing due yet, so nothing shown.
+        #expect(system.cronRunning)
+        #expect(fired, "cron did not run the entries: on=\(log("on")) stale=\(log("stale")) late=\(log("late"))")
+        // Before 09:00 the boot's catch-up found nothing due; at 09:00 the line delivered.
         let onLines = log("on").split(separator: "\n")
         #expect(onLines.count == 2, "\(onLines)")
         #expect(onLines.first?.contains("\"kind\":\"catch-up\"") == true && onLines.first?.contains("not due yet") == true, "\(onLines)")
-        #expect(onLines.last?.contains(scheduled) == true && onLines.last?.contains("\"outcome\":\"delivered\"") == true, "\(onLines)")
-        // Booted in the afternoon: the catch-up shows today's reminder, the 09:00 run does not repeat it.
-        let lateLines = log("late").split(separator: "\n")
-        #expect(lateLines.count == 2, "\(lateLines)")
-        #expect(lateLines.first?.contains("\"kind\":\"catch-up\"") == true && lateLines.first?.contains("\"outcome\":\"delivered\"") == true, "\(lateLines)")
-        #expect(lateLines.last?.contains(scheduled) == true && lateLines.last?.contains("already delivered today") == true, "\(lateLines)")
+        #expect(onLines.filter { $0.contains("\"outcome\":\"delivered\"") }.count == 1, "\(onLines)")
+        #expect(onLines.contains { $0.contains(scheduled) && $0.contains("\"outcome\":\"delivered\"") && $0.contains("T09:00:") }, "\(onLines)")
+        // Booted in the afternoon: the catch-up showed today's reminder; the daily line is for another time.
+        #expect(log("late").split(separator: "\n").map { $0.contains("\"kind\":\"catch-up\"") && $0.contains("\"outcome\":\"delivered\"") } == [true],
+                "\(log("late"))")
         #expect(try sessions["late"]!.shown().map(\.summary) == ["Tips & Updates"])
 
         let shown = try sessions["on"]!.shown()
@@ -224,10 +235,10 @@ struct RealCronDeliveryTests {
         for (name, user) in users {
             #expect(!FileManager.default.fileExists(atPath: user.home + "/canary"), "\(name): the entry ran more than notif")
         }
-        // A second delivery the same day (in the jobs' zone) shows nothing.
-        let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": zones["on"]!]) { a, _ in a })
+        // A second delivery the same day (in the user's zone) shows nothing.
+        let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": nine]) { a, _ in a })
         #expect(again.status == 0 && again.stdout.contains("already delivered today"), "\(again)")
         #expect(try sessions["on"]!.shown().count == 1)
-        withExtendedLifetime(display) {}
+        withExtendedLifetime((display, system)) {}
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct RealSchedulerSwitchTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
         let user = try TestUser.make("notif-tswitch")
         let sandbox = Sandbox()
@@ -15,7 +15,8 @@ struct RealSchedulerSwitchTests {
         _ = try user.run([binary, "permission", "grant"], ["NOTIF_SCHEDULER": "cron"])
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
         #expect(try ReminderPlaces.of(user).holders == ["cron"])
-        #expect(try user.crontab().contains("@reboot '\(sandbox.path)/my bin 100\\%/notif' deliver --catch-up tips-and-updates"))
+        let quoted = "'\(sandbox.path)/my bin 100\\%/notif'"
+        #expect(try user.crontab().contains("@reboot [ -x \(quoted) ] && exec \(quoted) deliver --quiet --catch-up tips-and-updates"))
 
         for scheduler in ["embedded", "systemd", "cron", "systemd", "embedded", "cron"] {
             let env = ["NOTIF_SCHEDULER": scheduler]
@@ -24,7 +25,7 @@ struct RealSchedulerSwitchTests {
             let now = try ReminderPlaces.of(user)
             #expect(now.holders == [scheduler], "\(scheduler): \(now) \(apply)")
             if scheduler == "systemd" { #expect(now.systemd && now.enabled) }
-            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\n")
+            #expect(user.read(user.stateDir + "/scheduler") == scheduler + "\nchoice auto\n")
             let status = try user.run([binary, "status"], env)
             #expect(status.stdout.contains("In sync:            yes"), "\(status)")
             if scheduler == "systemd" {
@@ -38,7 +39,7 @@ struct RealSchedulerSwitchTests {
         #expect(try user.crontab() == mine)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func theTimerNotifWritesPassesVerifyAndANoOpApplyTouchesNothing() throws {
         let user = try TestUser.make("notif-tsystemd")
         let sandbox = Sandbox()
@@ -48,9 +49,10 @@ struct RealSchedulerSwitchTests {
         let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
         #expect(set.status == 0 && set.stdout.contains("scheduled daily at 09:00 with systemd"), "\(set)")
         let units = user.home + "/.config/systemd/user"
-        let files = [units + "/notif-tips-and-updates.timer", units + "/notif-tips-and-updates.service"]
+        let files = [units + "/" + user.timerName, units + "/" + user.serviceName]
         let service = try #require(user.read(files[1]))
-        #expect(service.contains("\nExecStart=\"\(sandbox.path)/my bin 100%%/notif\" deliver --catch-up tips-and-updates\n"), "\(service)")
+        #expect(service.contains("\nExecStart=\"\(sandbox.path)/my bin 100%%/notif\" deliver --quiet --catch-up tips-and-updates\n"), "\(service)")
+        #expect(service.contains("\nConditionFileIsExecutable=\(sandbox.path)/my bin 100%%/notif\n"), "\(service)")
         let runtime = sandbox.path + "/runtime"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let verify = try run(["systemd-analyze", "--user", "verify"] + files,
@@ -59,7 +61,7 @@ struct RealSchedulerSwitchTests {
 
         func snapshot() -> [String: String] {
             var result: [String: String] = [:]
-            for path in files + [units + "/timers.target.wants/notif-tips-and-updates.timer", user.stateDir + "/scheduler"] {
+            for path in files + [units + "/timers.target.wants/" + user.timerName, user.stateDir + "/scheduler"] {
                 var info = stat()
                 guard lstat(path, &info) == 0 else { continue }
                 result[path] = "\(info.st_ino) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
@@ -73,6 +75,6 @@ struct RealSchedulerSwitchTests {
         #expect(snapshot() == before)
         #expect(try user.run([binary, "set", "push-notifications", "off"], env).status == 0)
         for path in files { #expect(!FileManager.default.fileExists(atPath: path)) }
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/notif-tips-and-updates.timer")) == nil)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/" + user.timerName)) == nil)
     }
 }

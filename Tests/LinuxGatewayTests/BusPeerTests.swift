@@ -57,3 +57,13 @@ import Testing
         #expect(BusPeer.problem(with: "unix:abstract=\(name)-other", uid: me)?.contains("nothing answers") == true)
     }
 }
+
+@Suite struct BusPeerListTests {
+    /// A client tries the entries of a list in turn: a tcp entry before the user's own socket
+    /// would reach whoever listens on that port.
+    @Test func everyEntryOfAListMustPass() {
+        #expect(BusPeer.problem(with: "tcp:host=127.0.0.1,port=47123;unix:path=/nonexistent", uid: getuid()) == "not a local socket")
+        #expect(BusPeer.problem(with: "unix:path=/nonexistent/a;tcp:host=127.0.0.1,port=1", uid: getuid())?.contains("is gone") == true)
+        #expect(BusPeer.problem(with: "", uid: getuid()) == "not a local socket")
+    }
+}

@@ -6,7 +6,7 @@ import SharedLogic
 @Suite struct CronGatewayCallTests {
     func gateway(_ store: CrontabStore, scratch: Scratch) -> (CronGateway, RecordingRunner) {
         let runner = RecordingRunner { store.respond($0) }
-        return (CronGateway(runner: runner, lockPath: scratch.path + "/crontab.lock"), runner)
+        return (CronGateway(runner: runner, lockPath: scratch.path + "/crontab.lock", owner: testOwner), runner)
     }
 
     @Test func installOnAnEmptyCrontabReadsThenWritesTheBlock() throws {
@@ -18,11 +18,12 @@ import SharedLogic
         #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-l"], ["crontab", "-"]])
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/crontab.new"), "the staging file is removed")
         #expect(store.current == """
-            \(CrontabBlock.beginMarker)
+            \(CrontabBlock.beginMarker(testOwner))
+            # settings: /home/tester/.config/notif/settings.json
             # notif reminder: tips-and-updates
-            0 9 * * * /usr/local/bin/notif deliver tips-and-updates
-            @reboot /usr/local/bin/notif deliver --catch-up tips-and-updates
-            \(CrontabBlock.endMarker)
+            0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver tips-and-updates
+            @reboot [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --catch-up tips-and-updates
+            \(CrontabBlock.endMarker(testOwner))
 
             """)
     }
@@ -94,7 +95,7 @@ import SharedLogic
             if call.argv == ["crontab", "-l"] { return ProcessResult(exitStatus: 0, stdout: Array("a\n".utf8)) }
             return ProcessResult(exitStatus: 1, stderr: Array("You (x) are not allowed to use this program (crontab)\n".utf8))
         }
-        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l", owner: testOwner)
         #expect {
             try cron.install(tipsEntry())
         } throws: { error in
@@ -106,7 +107,7 @@ import SharedLogic
     @Test func aListingFailureIsNotMistakenForAnEmptyCrontab() {
         let scratch = Scratch()
         let runner = RecordingRunner { _ in ProcessResult(exitStatus: 1, stderr: Array("cannot open spool\n".utf8)) }
-        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l", owner: testOwner)
         #expect { try cron.installed() } throws: { "\($0)".contains("cannot open spool") }
         #expect(throws: GatewayError.self) { try cron.install(tipsEntry()) }
         #expect(!runner.argvs.contains(["crontab", "-"]))
@@ -115,7 +116,7 @@ import SharedLogic
     @Test func aMissingCrontabProgramSaysWhatToInstall() {
         let scratch = Scratch()
         let runner = RecordingRunner { call throws(SpawnError) in throw SpawnError(program: call.argv[0], code: ENOENT) }
-        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l")
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l", owner: testOwner)
         #expect { try cron.installed() } throws: { "\($0)".contains("apt install cron") }
     }
 }
@@ -128,12 +129,12 @@ struct CronGatewayRealCrontabTests {
         let user_lines = "# my own line with 50% and 'quotes'\nMAILTO=\"\"\n\n17 3 * * * /bin/true # keep\n"
         try user.setCrontab(user_lines)
         let scratch = Scratch()
-        let cron = CronGateway(runner: AsUserRunner(user: user.name), lockPath: scratch.path + "/l")
+        let cron = CronGateway(runner: AsUserRunner(user: user.name), lockPath: scratch.path + "/l", owner: testOwner)
         try cron.install(tipsEntry("/opt/my tools/50%/notif"))
         let installed = try user.crontab()
         #expect(installed.hasPrefix(user_lines))
-        #expect(installed.contains(#"0 9 * * * '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
-        #expect(installed.contains(#"@reboot '/opt/my tools/50\%/notif' deliver --catch-up tips-and-updates"#))
+        #expect(installed.contains(#"0 9 * * * [ -x '/opt/my tools/50\%/notif' ] && exec '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
+        #expect(installed.contains(#"@reboot [ -x '/opt/my tools/50\%/notif' ] && exec '/opt/my tools/50\%/notif' deliver --catch-up tips-and-updates"#))
         #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
         try cron.install(tipsEntry("/usr/bin/notif"))
         #expect(try user.crontab().components(separatedBy: "deliver tips-and-updates").count == 2)

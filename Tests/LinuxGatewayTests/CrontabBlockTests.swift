@@ -1,24 +1,30 @@
 import Testing
 import TestSupport
 import SharedLogic
+import Storage
 @testable import LinuxGateway
 
 @Suite struct CrontabBlockTests {
     let entry = "# notif reminder: tips-and-updates\n0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
 
     @Test func installIntoEmptyAndRemoveLeavesNothing() {
-        var block = CrontabBlock(parsing: "")
+        var block = CrontabBlock(parsing: "", owner: testOwner)
         block.set("tips-and-updates", to: entry)
-        #expect(block.bytes == Array((CrontabBlock.beginMarker + "\n" + entry + CrontabBlock.endMarker + "\n").utf8))
-        var again = CrontabBlock(parsing: block.bytes)
+        #expect(String(decoding: block.bytes, as: UTF8.self) == """
+            # BEGIN notif managed block \(testOwner.tag): changed by `notif set` and `notif apply`; edits here are replaced
+            # settings: /home/tester/.config/notif/settings.json
+            \(entry)# END notif managed block \(testOwner.tag)
+
+            """)
+        var again = CrontabBlock(parsing: block.bytes, owner: testOwner)
         #expect(again.installed == ["tips-and-updates": entry])
         again.remove("tips-and-updates")
         #expect(again.bytes == [])
     }
 
     @Test func severalBlocksMergeIntoOneAtTheFirstPlace() {
-        let text = "A\n\(CrontabBlock.beginMarker)\n\(entry)\(CrontabBlock.endMarker)\nB\n\(CrontabBlock.beginMarker)\n# notif reminder: other\n1 2 * * * x\n\(CrontabBlock.endMarker)\nC\n"
-        let block = CrontabBlock(parsing: text)
+        let text = "A\n\(CrontabBlock.beginMarker(testOwner))\n\(entry)\(CrontabBlock.endMarker(testOwner))\nB\n\(CrontabBlock.beginMarker(testOwner))\n# notif reminder: other\n1 2 * * * x\n\(CrontabBlock.endMarker(testOwner))\nC\n"
+        let block = CrontabBlock(parsing: text, owner: testOwner)
         #expect(block.installed.keys.sorted() == ["other", "tips-and-updates"])
         #expect(block.before == Array("A\n".utf8))
         #expect(block.after == Array("B\nC\n".utf8))
@@ -39,7 +45,7 @@ import SharedLogic
             var user = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
             // Sometimes the user's block comes after ours on re-parse.
             let split = Int(random.next() % UInt64(count + 1))
-            var block = CrontabBlock(parsing: user)
+            var block = CrontabBlock(parsing: user, owner: testOwner)
             block.set("tips-and-updates", to: entry)
             var text = String(decoding: block.bytes, as: UTF8.self)
             #expect(text.hasPrefix(user))
@@ -47,10 +53,10 @@ import SharedLogic
             let tail = (0..<split).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
             text += tail
             user += tail
-            var second = CrontabBlock(parsing: Array(text.utf8))
+            var second = CrontabBlock(parsing: Array(text.utf8), owner: testOwner)
             #expect(second.installed == ["tips-and-updates": entry])
             second.set("tips-and-updates", to: entry.replacingOccurrences(of: "/usr/local", with: "/opt"))
-            var third = CrontabBlock(parsing: second.bytes)
+            var third = CrontabBlock(parsing: second.bytes, owner: testOwner)
             #expect(third.installed.count == 1)
             third.remove("tips-and-updates")
             #expect(third.bytes == Array(user.utf8))
@@ -70,7 +76,7 @@ import SharedLogic
             [0xC0, 0xAF, 0xED, 0xA0, 0x80, 0x0A],                                 // overlong, surrogate
             [0xFF, 0xFE, 0x80, 0xBF, 0x0A],                                       // never valid, lone continuations
             Array("0 1 * * * echo ok\r\n".utf8),                                   // CRLF
-            Array(CrontabBlock.beginMarker.utf8) + [0xE9, 0x0A],                  // not quite a marker: the user's
+            Array(CrontabBlock.beginMarker(testOwner).utf8) + [0xE9, 0x0A],                  // not quite a marker: the user's
             Array("é ünïcode ✓\n".utf8),                                         // valid UTF-8 too
         ]
         var random = SeededRandom(seed: 7)
@@ -78,7 +84,7 @@ import SharedLogic
             var user: [UInt8] = (0..<Int(random.next() % 8)).flatMap { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
             // Sometimes the last user line lacks its newline (crontab -l prints what it holds).
             if round % 5 == 0 && !user.isEmpty { user.removeLast() }
-            var block = CrontabBlock(parsing: user)
+            var block = CrontabBlock(parsing: user, owner: testOwner)
             #expect(block.before == user && block.installed.isEmpty)
             block.set("tips-and-updates", to: entry)
             var table = block.bytes
@@ -86,16 +92,83 @@ import SharedLogic
             // The user adds bytes after notif's block; notif reinstalls with another path, then removes.
             let tail: [UInt8] = (0..<Int(random.next() % 4)).flatMap { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
             table += tail
-            var second = CrontabBlock(parsing: table)
+            var second = CrontabBlock(parsing: table, owner: testOwner)
             #expect(second.installed == ["tips-and-updates": entry])
             #expect(second.after == tail)
             second.set("tips-and-updates", to: entry.replacingOccurrences(of: "/usr/local", with: "/opt"))
-            var third = CrontabBlock(parsing: second.bytes)
+            var third = CrontabBlock(parsing: second.bytes, owner: testOwner)
             third.remove("tips-and-updates")
             var expected = user
             if !expected.isEmpty && expected.last != 0x0A { expected.append(0x0A) }  // the block needed a line start
             #expect(third.bytes == expected + tail, "round \(round)")
         }
+    }
+}
+
+
+/// Several configurations of one user (another `XDG_CONFIG_HOME`) each keep their own block;
+/// the untagged block of an earlier notif belongs to the default configuration.
+@Suite struct CrontabBlockOwnershipTests {
+    let entry = "# notif reminder: tips-and-updates\n0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
+    let oldEntry = "# notif reminder: tips-and-updates\n0 9 * * * /old/notif deliver tips-and-updates\n"
+
+    func block(_ owner: ConfigurationID, _ body: String) -> String {
+        CrontabBlock.beginMarker(owner) + "\n" + body + CrontabBlock.endMarker(owner) + "\n"
+    }
+
+    @Test func eachConfigurationSeesAndChangesOnlyItsOwnBlock() {
+        let table = "A\n" + block(otherOwner, entry) + "B\n"
+        var mine = CrontabBlock(parsing: table, owner: testOwner)
+        #expect(mine.installed.isEmpty, "another configuration's entry is not mine")
+        mine.set("tips-and-updates", to: entry)
+        let both = String(decoding: mine.bytes, as: UTF8.self)
+        #expect(both.hasPrefix(table), "the other block stays byte for byte: \(both)")
+        var theirs = CrontabBlock(parsing: both, owner: otherOwner)
+        #expect(theirs.installed == ["tips-and-updates": entry])
+        theirs.remove("tips-and-updates")
+        let left = String(decoding: theirs.bytes, as: UTF8.self)
+        #expect(left == "A\nB\n" + String(both.dropFirst(table.count)), "mine stays: \(left)")
+        var mineAgain = CrontabBlock(parsing: left, owner: testOwner)
+        #expect(mineAgain.installed == ["tips-and-updates": entry])
+        mineAgain.remove("tips-and-updates")
+        #expect(mineAgain.bytes == Array("A\nB\n".utf8))
+    }
+
+    @Test func theDefaultConfigurationTakesOverTheUntaggedBlockOnceAndReplacesIt() {
+        let old = "A\n" + CrontabBlock.untaggedBeginMarker + "\n" + oldEntry + CrontabBlock.untaggedEndMarker + "\nB\n"
+        // Another configuration leaves it alone.
+        var other = CrontabBlock(parsing: old, owner: otherOwner)
+        #expect(other.installed.isEmpty)
+        other.set("tips-and-updates", to: entry)
+        #expect(String(decoding: other.bytes, as: UTF8.self).hasPrefix(old))
+        // The default one reports it as not current (so apply rewrites it) and rewrites it as its own.
+        var mine = CrontabBlock(parsing: other.bytes, owner: testOwner)
+        #expect(mine.installed == ["tips-and-updates": CrontabBlock.untaggedNote + oldEntry])
+        mine.set("tips-and-updates", to: entry)
+        let migrated = String(decoding: mine.bytes, as: UTF8.self)
+        #expect(!migrated.contains(CrontabBlock.untaggedBeginMarker) && !migrated.contains("/old/notif"), "\(migrated)")
+        #expect(migrated.components(separatedBy: "0 9 * * * /usr/local/bin/notif").count == 3, "one line each, no copies: \(migrated)")
+        #expect(migrated.hasPrefix("A\n" + CrontabBlock.beginMarker(testOwner)), "at the old block's place: \(migrated)")
+        // Once: after that there is nothing untagged left to take over.
+        #expect(CrontabBlock(parsing: migrated, owner: testOwner).installed == ["tips-and-updates": entry])
+        #expect(CrontabBlock(parsing: migrated, owner: testOwner).untagged.isEmpty)
+    }
+
+    @Test func markersWithATagThatIsNotAHashAreTheUsersLines() {
+        let text = "# BEGIN notif managed block zz: changed by `notif set` and `notif apply`; edits here are replaced\nx\n"
+        let parsed = CrontabBlock(parsing: text, owner: testOwner)
+        #expect(parsed.before == Array(text.utf8) && parsed.entries.isEmpty)
+    }
+
+    @Test func tagsDependOnTheSettingsPathOnly() {
+        #expect(ConfigurationID(settingsPath: "/a//b/./notif/settings.json", isDefault: false).tag
+            == ConfigurationID(settingsPath: "/a/b/notif/settings.json", isDefault: true).tag)
+        #expect(testOwner.tag != otherOwner.tag && testOwner.tag.count == 8)
+        let paths = NotifPaths(home: "/home/u", configHome: "/home/u/.config/", stateHome: "/home/u/.local/state")
+        #expect(ConfigurationID.of(paths, accountHome: "/home/u").isDefault)
+        #expect(!ConfigurationID.of(NotifPaths(home: "/home/u", configHome: "/srv/x", stateHome: "/s"), accountHome: "/home/u").isDefault)
+        #expect(!ConfigurationID.of(NotifPaths(home: "/tmp/h", configHome: "/tmp/h/.config", stateHome: "/s"), accountHome: "/home/u").isDefault,
+                "another HOME is another configuration")
     }
 }
 
@@ -111,6 +184,12 @@ import SharedLogic
 
     @Test func newlinesAreRefusedWithAReason() {
         #expect { try CronCommand.render(["/a\nb/notif"]) } throws: { "\($0)".contains("newline") }
+    }
+
+    @Test func theGuardRunsTheCommandOnlyWhileTheProgramIsThere() throws {
+        #expect(try CronCommand.guarded(["/usr/bin/env", "TZ=Asia/Kolkata", "/opt/a b/notif", "deliver"], program: "/opt/a b/notif")
+            == "[ -x '/opt/a b/notif' ] && exec /usr/bin/env TZ=Asia/Kolkata '/opt/a b/notif' deliver")
+        #expect(try CronCommand.guarded(["/opt/50%/notif"], program: "/opt/50%/notif") == #"[ -x '/opt/50\%/notif' ] && exec '/opt/50\%/notif'"#)
     }
 
     @Test func scheduleFields() {

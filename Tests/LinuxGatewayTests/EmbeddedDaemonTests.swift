@@ -49,6 +49,21 @@ struct DaemonFixture {
 }
 
 @Suite struct EmbeddedDaemonTests {
+    /// An entry written with TZ set keeps that zone: a daemon started in another zone (at a
+    /// login without that TZ, say) still shows the reminder at 09:00 in the entry's zone.
+    @Test func anEntryWrittenWithTZFiresAtNineInThatZone() throws {
+        var daemon = try DaemonFixture(start: "2026-11-30T20:00:00+05:30", zone: "Europe/Berlin")
+        daemon.fixture.environment["TZ"] = "Asia/Kolkata"
+        daemon.fixture.zone = systemZone("Asia/Kolkata")
+        #expect(try daemon.fixture.service.apply().succeeded)
+        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).entries()
+            == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
+        daemon.fixture.environment["TZ"] = nil
+        daemon.run(until: "2026-12-02T12:00:00+05:30")
+        // At its start (20:00 there) the daemon catches up today's, then 09:00 each day, in Kolkata.
+        #expect(try daemon.delivered().map(\.time) == ["2026-11-30T20:00:00+05:30", "2026-12-01T09:00:00+05:30", "2026-12-02T09:00:00+05:30"])
+    }
+
     @Test func firesAtNineOncePerDayAndARestartDoesNotRepeatIt() throws {
         let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
         let sleeper = daemon.run(until: "2026-12-01T10:00:00+01:00")
@@ -107,7 +122,7 @@ struct DaemonFixture {
             ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = false } }),
         ])
         #expect(try daemon.delivered().isEmpty)
-        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths).installed().isEmpty)
+        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).installed().isEmpty)
         // Turned on again by hand: the entry comes back and fires at the next 09:00.
         daemon.run(until: "2026-12-03T12:00:00+01:00", events: [
             ("2026-12-02T12:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = true } }),
@@ -118,7 +133,7 @@ struct DaemonFixture {
     @Test func anEntryLeftBehindDeliversNothing() throws {
         let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
         // Not the recorded scheduler any more, so the daemon leaves the entry; delivery re-checks the settings.
-        try daemon.fixture.service.context.state.remove(StateFiles.schedulerFile)
+        try daemon.fixture.service.context.state.remove(daemon.fixture.service.schedulerRecord)
         daemon.run(until: "2026-12-01T10:00:00+01:00", events: [
             ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.pushNotifications = false } }),
         ])

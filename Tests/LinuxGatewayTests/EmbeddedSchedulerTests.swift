@@ -6,11 +6,11 @@ import Storage
 
 @Suite struct EmbeddedSchedulerTests {
     let scratch = Scratch()
-    var embedded: EmbeddedScheduler { EmbeddedScheduler(paths: scratch.paths) }
+    var embedded: EmbeddedScheduler { EmbeddedScheduler(paths: scratch.paths, owner: testOwner) }
 
     @Test func installWritesOnePrivateFilePerReminderAndCancelRemovesIt() throws {
         try embedded.install(tipsEntry())
-        let path = scratch.paths.stateDirectory + "/embedded/tips-and-updates"
+        let path = scratch.paths.stateDirectory + "/embedded/tips-and-updates.\(testOwner.tag)"
         #expect(try FileStatus.of(path)?.mode == 0o600)
         #expect(try embedded.installed() == ["tips-and-updates": try embedded.render(tipsEntry())])
         #expect(try embedded.entries() == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0))])
@@ -30,6 +30,35 @@ import Storage
         #expect(try embedded.entries().isEmpty)
         // A file that is not an entry is still reported, so apply cancels it as an orphan.
         #expect(try embedded.installed().keys.sorted() == ["notes"])
+    }
+
+    /// Entries belong to the configuration that wrote them; the default one takes over the
+    /// untagged file of an earlier notif and replaces it.
+    @Test func configurationsKeepTheirOwnEntriesAndTheDefaultTakesOverUntaggedOnes() throws {
+        let theirs = EmbeddedScheduler(paths: scratch.paths, owner: otherOwner)
+        try FileManager.default.createDirectory(atPath: embedded.directory, withIntermediateDirectories: true)
+        try EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0)).text
+            .write(toFile: embedded.directory + "/tips-and-updates", atomically: true, encoding: .utf8)
+        #expect(try theirs.installed().isEmpty)
+        try theirs.install(tipsEntry())
+        #expect(try embedded.installed()["tips-and-updates"]?.hasPrefix("(an untagged entry") == true)
+        #expect(try embedded.entries().count == 1, "the daemon still runs the untagged entry until apply replaces it")
+        try embedded.install(tipsEntry())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: embedded.directory).sorted()
+            == ["tips-and-updates.\(testOwner.tag)", "tips-and-updates.\(otherOwner.tag)"].sorted())
+        #expect(try embedded.installed() == ["tips-and-updates": try embedded.render(tipsEntry())])
+        try theirs.cancel("tips-and-updates")
+        #expect(try embedded.installed().count == 1 && theirs.installed().isEmpty)
+    }
+
+    @Test func theUsersZoneIsKeptWithTheEntry() throws {
+        let entry = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
+                                   zone: systemZone("Asia/Kolkata"), zoneVariable: "Asia/Kolkata")
+        try embedded.install(entry)
+        #expect(try embedded.entries() == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
+        #expect(try embedded.firing(embedded.installed()["tips-and-updates"]!, userZone: .utc) == "notif daemon at 09:00 in Asia/Kolkata")
+        let round = EmbeddedEntry(id: "x", time: DailyTime(hour: 9, minute: 0), zone: "EST5EDT,M3.2.0,M11.1.0")
+        #expect(EmbeddedEntry(parsing: round.text) == round)
     }
 
     @Test func idsThatCannotBeFileNamesAreRefused() {

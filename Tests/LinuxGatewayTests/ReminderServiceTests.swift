@@ -13,6 +13,10 @@ struct ServiceFixture {
     let runner: RecordingRunner
     var clock: any Clock
     var zone = systemZone("Europe/Berlin")
+    /// XDG_CONFIG_HOME for another configuration of the same user (nil: the scratch one).
+    var configHome: String?
+    /// What /etc/localtime would say (cron's and the user manager's zone).
+    var machineZone = ZoneRules.utc
     var environment: [String: String] = [:]
     /// The password database's home (what HOME is in a job); nil as if unknown.
     var accountHome: String?
@@ -48,12 +52,15 @@ struct ServiceFixture {
         let env = environment
         let probe = self.probe
         let accountHome = self.accountHome
+        let base = scratch.paths
+        let paths = configHome.map { NotifPaths(home: base.home, configHome: $0, stateHome: base.stateHome, dataHome: base.dataHome) } ?? base
         var context = NotifContext(
-            paths: scratch.paths, clock: clock, zone: zone, runner: runner,
+            paths: paths, clock: clock, zone: zone, runner: runner,
             lookup: { env[$0] }, forcedScheduler: scheduler,
             probe: { probe },
             executable: executable)
         context.accountHome = { accountHome }
+        context.systemZone = machineZone
         context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
         return context
     }
@@ -74,18 +81,19 @@ struct ServiceFixture {
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.report.result(for: "tips-and-updates") == .installed)
-        #expect(fixture.crontab.current?.contains("0 9 * * * /usr/local/bin/notif deliver tips-and-updates") == true)
+        #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
         let session = try fixture.service.context.state.read(StateFiles.sessionFile)
         #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus-1\nDISPLAY=:5\n")
-        #expect(try fixture.service.context.state.read(StateFiles.schedulerFile) == "cron\n")
+        #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\nchoice auto\n")
     }
 
     @Test func customXDGDirectoriesTravelWithTheEntry() throws {
         var fixture = ServiceFixture()
         fixture.environment = ["XDG_CONFIG_HOME": "/srv/my cfg", "XDG_STATE_HOME": "relative/ignored"]
         let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
-        #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "tips-and-updates"])
-        #expect(entry.catchUpCommand == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--catch-up", "tips-and-updates"])
+        #expect(entry.command == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--quiet", "tips-and-updates"])
+        #expect(entry.catchUpCommand == ["/usr/bin/env", "XDG_CONFIG_HOME=/srv/my cfg", "/usr/local/bin/notif", "deliver", "--quiet", "--catch-up", "tips-and-updates"])
+        #expect(entry.program == "/usr/local/bin/notif" && entry.zoneVariable == nil)
     }
 
     /// Jobs start with the password database's HOME: another HOME in effect now goes with the
@@ -101,7 +109,31 @@ struct ServiceFixture {
         fixture.environment = ["HOME": home, "XDG_STATE_HOME": "/srv/state"]
         fixture.accountHome = accountHome
         let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
-        #expect(entry.command == prefix + ["/usr/local/bin/notif", "deliver", "tips-and-updates"])
+        #expect(entry.command == prefix + ["/usr/local/bin/notif", "deliver", "--quiet", "tips-and-updates"])
+    }
+
+    /// The zone notif shows goes with the entry when TZ says it (a job may start in another zone);
+    /// without TZ the entry follows the system zone, as the scheduler does.
+    @Test func tzTravelsWithTheEntryAndCronGetsTheSystemZoneTimes() throws {
+        var fixture = ServiceFixture(now: "2026-11-30T12:00:00Z")
+        fixture.environment = ["TZ": "America/St_Johns"]
+        fixture.zone = systemZone("America/St_Johns")
+        fixture.machineZone = systemZone("Etc/UTC")
+        let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
+        #expect(entry.command == ["/usr/bin/env", "TZ=America/St_Johns", "/usr/local/bin/notif", "deliver", "--quiet", "tips-and-updates"])
+        #expect(entry.zoneVariable == "America/St_Johns" && entry.zone.name == "America/St_Johns")
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        #expect(try fixture.service.apply().succeeded)
+        let lines = (fixture.crontab.current ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.prefix(10)) }
+        #expect(lines == ["30 11 * * ", "30 12 * * ", "@reboot [ "], "\(fixture.crontab.current ?? "")")
+        let status = try fixture.service.status()
+        #expect(status.inSync, "\(status.outOfSync)")
+        #expect(status.firing["tips-and-updates"] == "cron at 11:30 and 12:30 system time (Etc/UTC); the run that is 09:00 in America/St_Johns shows it")
+        // Seen without TZ, the entry is another zone's: status says it does not match.
+        fixture.environment = [:]
+        fixture.zone = systemZone("Etc/UTC")
+        let plain = try fixture.service.status()
+        #expect(!plain.inSync && plain.firing["tips-and-updates"]?.contains("not 09:00 in Etc/UTC") == true, "\(plain.firing)")
     }
 
     @Test func deliversOncePerLocalDay() throws {
@@ -212,15 +244,20 @@ struct ServiceFixture {
         fixture.probe.embeddedDaemonRunning = true
         status = try fixture.service.status()
         #expect(status.warnings.isEmpty && status.schedulerState == "notif daemon running")
-        // A systemd user manager running wins when nothing is forced.
+        // A systemd user manager that appears does not move entries off a built-in scheduler
+        // that runs (auto keeps what can still hold them) ...
         fixture.probe.systemdUserManagerRunning = true
+        #expect(try fixture.service.status().choice.kind == .embedded)
+        // ... but once nothing runs the built-in scheduler, auto picks systemd.
+        fixture.probe.embeddedDaemonRunning = false
         status = try fixture.service.status()
         #expect(status.choice.kind == .systemd && status.schedulerState == "user manager running")
     }
 
     @Test func statusWarnsAboutEntriesInABuildFolder() throws {
         let fixture = ServiceFixture()
-        let block = "\(CrontabBlock.beginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker)\n"
+        let owner = fixture.service.context.configuration
+        let block = "\(CrontabBlock.beginMarker(owner))\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker(owner))\n"
         _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: Array(block.utf8), environment: [:]))
         let status = try fixture.service.status()
         #expect(status.warnings.contains { $0.contains("build folder") })
@@ -275,7 +312,7 @@ struct ServiceFixture {
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded, "\(outcome.report)")
         let table = fixture.crontab.current ?? ""
-        #expect(table.contains("0 9 * * * \(path) deliver tips-and-updates") && !table.contains("(deleted)"), "\(table)")
+        #expect(table.contains("0 9 * * * [ -x \(path) ] && exec \(path) deliver --quiet tips-and-updates") && !table.contains("(deleted)"), "\(table)")
     }
 
     /// Turning the reminder off needs no program: the entry goes even when the binary is gone.
@@ -283,7 +320,7 @@ struct ServiceFixture {
         var fixture = ServiceFixture()
         try tipsOn(fixture)
         #expect(try fixture.service.apply().succeeded)
-        #expect(fixture.crontab.current?.contains("deliver tips-and-updates") == true)
+        #expect(fixture.crontab.current?.contains("deliver --quiet tips-and-updates") == true)
         fixture.executable = fixture.scratch.path + "/gone/notif"
         try fixture.save { $0.tipsAndUpdates = false }
         #expect(try fixture.service.apply().succeeded)

@@ -29,7 +29,9 @@ final class SystemctlDouble: @unchecked Sendable {
 
     func respond(_ call: RecordingRunner.Call) -> ProcessResult {
         if call.environment["SYSTEMD_OFFLINE"] == .some("1") {
-            let env: [String: String?] = ["HOME": paths.home, "XDG_CONFIG_HOME": paths.configHome, "SYSTEMD_OFFLINE": "1"]
+            // The directory the gateway names (the user manager's), as the real runner would pass it.
+            let config = call.environment["XDG_CONFIG_HOME"] ?? nil
+            let env: [String: String?] = ["HOME": paths.home, "XDG_CONFIG_HOME": config ?? paths.configHome, "SYSTEMD_OFFLINE": "1"]
             do {
                 return try SpawnProcessRunner().run(call.argv, input: nil, environment: env, timeout: 30)
             } catch {

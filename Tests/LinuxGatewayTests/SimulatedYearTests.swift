@@ -22,7 +22,7 @@ import SharedLogic
         return text.hasSuffix("Z") ? String(text.dropLast()) + "+00:00" : text
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func oneDeliveryPerEnabledDayAtNineLocal() throws {
         let daemon = try DaemonFixture(start: "2027-01-01T00:00:00+01:00")
         // Runs until an overnight shutdown; boots before 09:00 the next day.

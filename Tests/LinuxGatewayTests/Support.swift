@@ -88,3 +88,9 @@ func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
     ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: [binary, "deliver", "tips-and-updates"],
                    catchUpCommand: [binary, "deliver", "--catch-up", "tips-and-updates"])
 }
+
+/// The configuration the unit tests' entries belong to: the default one, which also takes over
+/// the untagged entries of earlier versions.
+let testOwner = ConfigurationID(settingsPath: "/home/tester/.config/notif/settings.json", isDefault: true)
+/// Another configuration of the same user (`XDG_CONFIG_HOME=/srv/other`).
+let otherOwner = ConfigurationID(settingsPath: "/srv/other/notif/settings.json", isDefault: false)

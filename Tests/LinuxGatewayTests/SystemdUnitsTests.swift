@@ -51,8 +51,10 @@ import SharedLogic
 
     func write(_ entry: ScheduledEntry, in dir: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let timer = dir + "/notif-tips-and-updates.timer", service = dir + "/notif-tips-and-updates.service"
-        try SystemdUnits.timer(for: entry).write(toFile: timer, atomically: true, encoding: .utf8)
+        let timer = dir + "/" + SystemdUnits.timerName("tips-and-updates", tag: testOwner.tag)
+        let service = dir + "/" + SystemdUnits.serviceName("tips-and-updates", tag: testOwner.tag)
+        let calendars = SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 1_795_000_000))
+        try SystemdUnits.timer(for: entry, owner: testOwner, calendars: calendars).write(toFile: timer, atomically: true, encoding: .utf8)
         try SystemdUnits.service(for: entry).write(toFile: service, atomically: true, encoding: .utf8)
         return [timer, service]
     }
@@ -97,31 +99,86 @@ import SharedLogic
     }
 
     @Test func theTimerIsDailyPersistentAndEnabledByTimersTarget() throws {
-        let timer = SystemdUnits.timer(for: entry(program: "/usr/local/bin/notif"))
-        for line in ["OnCalendar=*-*-* 09:00:00", "Persistent=true", "Unit=notif-tips-and-updates.service", "WantedBy=timers.target"] {
+        let entry = entry(program: "/usr/local/bin/notif")
+        let timer = SystemdUnits.timer(for: entry, owner: testOwner, calendars: SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 0)))
+        for line in ["OnCalendar=*-*-* 09:00:00", "Persistent=true", "Unit=notif-tips-and-updates-\(testOwner.tag).service", "WantedBy=timers.target"] {
             #expect(timer.contains("\n" + line + "\n"), "missing \(line)")
         }
         #expect(timer.hasPrefix(SystemdUnits.marker + "\n"))
-        #expect(SystemdUnits.id(inUnitName: "notif-tips-and-updates.timer") == "tips-and-updates")
-        #expect(SystemdUnits.id(inUnitName: "notif-.timer") == nil && SystemdUnits.id(inUnitName: "other.timer") == nil)
+        #expect(SystemdUnits.parse(unitName: "notif-tips-and-updates-\(testOwner.tag).timer")! == ("tips-and-updates", testOwner.tag))
+        #expect(SystemdUnits.parse(unitName: "notif-tips-and-updates.service")! == ("tips-and-updates", nil))
+        #expect(SystemdUnits.parse(unitName: "notif-.timer") == nil && SystemdUnits.parse(unitName: "other.timer") == nil)
     }
 
-    @Test(arguments: [("America/New_York", ["14:00:00", "13:00:00"], ["EST", "EDT"]), ("Europe/Berlin", ["08:00:00", "07:00:00"], ["CET", "CEST"])])
-    func theCalendarElapsesAtNineInTheZone(zone: String, utcTimes: [String], abbreviations: [String]) throws {
-        let calendar = try #require(SystemdUnits.timer(for: entry(program: "/n")).split(separator: "\n")
-            .first { $0.hasPrefix("OnCalendar=") }?.dropFirst("OnCalendar=".count))
-        let result = try SpawnProcessRunner().run(["systemd-analyze", "calendar", "--iterations=3", String(calendar)], input: nil,
-                                                  environment: ["TZ": zone], timeout: 30)
-        #expect(result.succeeded, "\(result.failureSummary)")
+    /// `systemd-analyze calendar` on `value` from `base` (UTC): the next `count` elapses in UTC.
+    static func elapses(_ value: String, from base: String, count: Int = 3, tz: String = "UTC") throws -> [String] {
+        let result = try SpawnProcessRunner().run(["systemd-analyze", "calendar", "--iterations=\(count)", "--base-time=\(base) UTC", value],
+                                                  input: nil, environment: ["TZ": tz], timeout: 30)
+        guard result.succeeded else { throw TestFailure("systemd-analyze calendar \(value): \(result.failureSummary)") }
+        // In UTC the elapses are UTC already; otherwise each is followed by "(in UTC): …".
         let lines = result.stdoutText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let elapses = lines.filter { $0.hasPrefix("Next elapse:") || $0.hasPrefix("Iter. #") }
         let inUTC = lines.filter { $0.hasPrefix("(in UTC):") }
-        #expect(elapses.count == 3 && inUTC.count == 3, "\(result.stdoutText)")
-        for line in elapses {
-            #expect(line.contains(" 09:00:00 ") && abbreviations.contains { line.hasSuffix(" " + $0) }, "\(line)")
+        return (inUTC.isEmpty ? lines.filter { $0.hasPrefix("Next elapse:") || $0.hasPrefix("Iter. #") } : inUTC)
+            .map { String($0.split(separator: " ").suffix(3).joined(separator: " ")) }
+    }
+
+    /// A user in another zone than the system's (`TZ` set): the zone goes into `OnCalendar=` by
+    /// name, and systemd's own calendar code fires it at 09:00 there, across both DST changes,
+    /// whatever zone the manager runs in.
+    @Test(arguments: [
+        ("Asia/Kolkata", "2026-11-30 12:00:00", ["2026-12-01 03:30:00 UTC", "2026-12-02 03:30:00 UTC", "2026-12-03 03:30:00 UTC"]),
+        ("America/St_Johns", "2026-11-30 12:00:00", ["2026-11-30 12:30:00 UTC", "2026-12-01 12:30:00 UTC", "2026-12-02 12:30:00 UTC"]),
+        ("America/St_Johns", "2026-03-06 13:00:00", ["2026-03-07 12:30:00 UTC", "2026-03-08 11:30:00 UTC", "2026-03-09 11:30:00 UTC"]),
+        ("Europe/Berlin", "2026-03-27 12:00:00", ["2026-03-28 08:00:00 UTC", "2026-03-29 07:00:00 UTC", "2026-03-30 07:00:00 UTC"]),
+        ("Europe/Berlin", "2026-10-23 12:00:00", ["2026-10-24 07:00:00 UTC", "2026-10-25 08:00:00 UTC", "2026-10-26 08:00:00 UTC"]),
+    ])
+    func theUsersZoneGoesIntoOnCalendarByName(zone: String, base: String, utc: [String]) throws {
+        let entry = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
+                                   zone: systemZone(zone), zoneVariable: zone)
+        let calendars = SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 0))
+        #expect(calendars == ["*-*-* 09:00:00 \(zone)"])
+        // The manager's own zone does not matter.
+        for managerZone in ["UTC", "America/New_York", "Pacific/Kiritimati"] {
+            #expect(try Self.elapses(calendars[0], from: base, tz: managerZone) == utc, "manager in \(managerZone)")
         }
-        for line in inUTC {
-            #expect(utcTimes.contains { line.contains(" " + $0 + " UTC") }, "\(line)")
+    }
+
+    @Test func tzValuesSystemdCannotNameFallBackToSystemZoneTimes() throws {
+        let posix = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
+                                   zone: ZoneRules(posix: "EST5EDT,M3.2.0,M11.1.0")!, zoneVariable: "EST5EDT,M3.2.0,M11.1.0")
+        let calendars = SystemdUnits.calendars(for: posix, systemZone: .utc, now: Instant(seconds: 1_795_000_000))
+        #expect(calendars == ["*-*-* 13:00:00", "*-*-* 14:00:00"])
+        // Names and paths of the zone database are names; other files and odd names are not.
+        #expect(SystemdZone.calendarName(forTZ: ":Asia/Tokyo") == "Asia/Tokyo")
+        #expect(SystemdZone.calendarName(forTZ: "/usr/share/zoneinfo/Asia/Tokyo") == "Asia/Tokyo")
+        #expect(SystemdZone.calendarName(forTZ: "") == "UTC")
+        #expect(SystemdZone.calendarName(forTZ: "NTF-5:37") == nil)
+        #expect(SystemdZone.calendarName(forTZ: "/etc/localtime") == nil)
+        #expect(SystemdZone.calendarName(forTZ: "Asia/../Asia/Tokyo") == nil)
+        #expect(SystemdZone.calendarName(forTZ: "Nowhere/Atlantis") == nil)
+        for value in calendars + ["*-*-* 09:00:00 Asia/Tokyo"] {
+            #expect(try !Self.elapses(value, from: "2026-11-30 12:00:00", count: 1).isEmpty, "\(value)")
+        }
+    }
+
+    /// The service runs only while notif's program is there: systemd's own condition check.
+    @Test func theServiceIsConditionalOnTheProgram() throws {
+        let scratch = Scratch()
+        let program = scratch.path + "/my bin 100% %n/notif"
+        let files = try write(entry(program: program), in: scratch.path + "/units")
+        let service = try String(contentsOfFile: files[1], encoding: .utf8)
+        let condition = try #require(service.split(separator: "\n").first { $0.hasPrefix("ConditionFileIsExecutable=") }.map(String.init))
+        #expect(condition == "ConditionFileIsExecutable=\(scratch.path)/my bin 100%% %%n/notif")
+        func holds() throws -> Bool {
+            try SpawnProcessRunner().run(["systemd-analyze", "condition", condition], input: nil, environment: [:], timeout: 30).succeeded
+        }
+        #expect(try !holds(), "no program yet")
+        try Self.program(at: program)
+        #expect(try holds())
+        let verified = try Self.verify(files, scratch: scratch)
+        #expect(verified.exitStatus == 0 && verified.stderr.isEmpty, "\(String(decoding: verified.stderr, as: UTF8.self))")
+        for bad in ["/a\nb/notif", "/a/notif\\", "/a/notif "] {
+            #expect(throws: GatewayError.self) { try SystemdUnits.service(for: entry(program: bad)) }
         }
     }
 }

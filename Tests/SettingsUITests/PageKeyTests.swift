@@ -121,7 +121,7 @@ import SharedLogic
         s.settles = false
         s.press(.down, .char(" "))
         s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: []),
-                          problem: "`crontab -` failed (exit status 1: disk full); your crontab was not changed"))
+                          problem: "Not scheduled: `crontab -` failed (exit status 1: disk full); your crontab was not changed"))
         let canvas = s.canvas
         #expect(canvas.text.contains("Not scheduled: `crontab -` failed"))
         #expect(canvas.text.contains("(r retries)"))

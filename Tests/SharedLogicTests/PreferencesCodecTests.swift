@@ -43,6 +43,9 @@ import Testing
         (#"{"version": 1.5}"#, #""version" is 1.5"#),
         (#"{"version": -1}"#, #""version" is -1"#),
         (#"{"account": "x"}"#, #""account" is a string"#),
+        (#"{"scheduler": "anacron"}"#, #""scheduler" is "anacron", expected one of auto, systemd, cron, embedded"#),
+        (#"{"scheduler": 2}"#, #""scheduler" is a number"#),
+        (#"{"scheduler": null}"#, #""scheduler" is null"#),
         (#"{"account": {"server": 3}}"#, #""account.server" is a number"#),
         (#"{"version": 2}"#, "version 2, newer than"),
     ])
@@ -80,7 +83,7 @@ import Testing
         let doc = PreferencesCodec.encode(NotificationPreferences())
         #expect(doc.objectMembers!.map(\.key) == [
             "version", "mode", "pushNotifications", "tipsAndUpdates", "queueAlerts", "promotions",
-            "sound", "vibration", "permission", "onboardingCompleted",
+            "sound", "vibration", "permission", "onboardingCompleted", "scheduler",
         ])
     }
 
@@ -93,6 +96,22 @@ import Testing
             }
             #expect(setting.applying("nonsense", to: NotificationPreferences()) == nil)
         }
+    }
+
+    @Test func theSchedulerChoiceIsSavedAndDefaultsToAuto() throws {
+        #expect(NotificationPreferences().scheduler == .auto)
+        #expect(try PreferencesCodec.decode(Array("{}".utf8)).scheduler == .auto)
+        for choice in SchedulerPreference.allCases {
+            let p = try PreferencesCodec.decode(Array(#"{"scheduler": "\#(choice.rawValue)", "mine": [1]}"#.utf8))
+            #expect(p.scheduler == choice)
+            let doc = PreferencesCodec.encode(p, over: try JSONParser.parse(#"{"scheduler": "auto", "mine": [1]}"#))
+            #expect(doc["scheduler"] == .string(choice.rawValue) && doc["mine"] == .array([.int(1)]))
+            #expect(doc.objectMembers!.first?.key == "scheduler", "rewritten in place")
+        }
+        #expect(Setting(name: "scheduler") == .scheduler)
+        #expect(Setting.scheduler.values == ["auto", "systemd", "cron", "embedded"])
+        #expect(Setting.scheduler.applying("cron", to: NotificationPreferences())?.scheduler == .cron)
+        #expect(Setting.scheduler.applying("anacron", to: NotificationPreferences()) == nil)
     }
 
     @Test func soundCyclesBothWays() {

@@ -72,4 +72,47 @@ import SharedLogic
             #expect(throws: PreferencesError.self) { try store.load() }
         }
     }
+
+    /// XDG directories where other users can put or replace units and entries (found by a
+    /// hostile-user trial: an XDG_CONFIG_HOME in a world-writable directory).
+    @Test func sharedOrForeignXDGDirectoriesAreRefused() throws {
+        let dir = TempDir()
+        try FileIO.makeDirectory(dir.paths.configHome)
+        chmod(dir.paths.configHome, 0o1777)
+        #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid())?.contains("may be written by every user") == true)
+        chmod(dir.paths.configHome, 0o700)
+        try FileIO.makeDirectory(dir.paths.configHome + "/systemd/user")
+        chmod(dir.paths.configHome + "/systemd/user", 0o777)
+        #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid())?.contains("systemd/user may be written by every user") == true)
+        chmod(dir.paths.configHome + "/systemd/user", 0o700)
+        #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid()) == nil)
+    }
+
+    /// As root: a missing HOME inside another user's directory, a directory or link of notif's
+    /// that another uid owns (made with chown, which only root may do).
+    @Test(.enabled(if: geteuid() == 0)) func foreignOwnersAreNamedWhenRoot() throws {
+        let dir = TempDir()
+        let other: UInt32 = 4242
+        chown(dir.path, other, other)
+        let missingHome = NotifPaths(home: dir.path + "/nosuchdir", configHome: dir.path + "/nosuchdir/.config",
+                                     stateHome: dir.path + "/nosuchdir/.local/state")
+        #expect(RunOwnership.problem(paths: missingHome, euid: 0)?.contains("does not exist, and \(dir.path) belongs to") == true)
+        chown(dir.path, 0, 0)
+        try FileIO.makeDirectory(dir.path + "/elsewhere")
+        try FileIO.makeDirectory(dir.paths.stateHome)
+        symlink(dir.path + "/elsewhere", dir.paths.stateDirectory)
+        lchown(dir.paths.stateDirectory, other, other)
+        #expect(RunOwnership.problem(paths: dir.paths, euid: 0)?.contains("is a link that belongs to") == true)
+    }
+
+    /// A FIFO where the log or a lock file should be never hangs a command.
+    @Test(.timeLimit(.minutes(5))) func aFIFOInPlaceOfTheLogOrALockDoesNotHang() throws {
+        let dir = TempDir()
+        try FileIO.makeDirectory(dir.paths.stateDirectory)
+        #expect(mkfifo(dir.paths.deliveryLog, 0o600) == 0)
+        #expect(throws: FileError.self) { try DeliveryLog(path: dir.paths.deliveryLog).newest(5) }
+        let lock = dir.paths.stateFile("daemon.lock")
+        #expect(mkfifo(lock, 0o600) == 0)
+        #expect(!FileLock.isHeld(lock))
+    }
 }

@@ -40,6 +40,14 @@ public enum CronCommand {
         return out
     }
 
+    /// `[ -x PROGRAM ] && exec COMMAND`: the command runs only while notif's program is there, so
+    /// an entry left behind by a removed notif does nothing and writes nothing (cron mails any
+    /// output, and a shell's "not found" would be output).
+    public static func guarded(_ argv: [String], program: String) throws(GatewayError) -> String {
+        let test = try render([program])
+        return "[ -x \(test) ] && exec " + (try render(argv))
+    }
+
     /// The schedule that runs a job once when the cron daemon starts (at boot).
     public static let atBoot = "@reboot"
 

@@ -1,8 +1,14 @@
 import SharedLogic
 import Storage
 
-/// Schedules reminders in the user's crontab, inside one managed block. Every change is a
-/// locked read-modify-write through `crontab -l` / `crontab -`; the user's own lines stay as they were.
+/// Schedules reminders in the user's crontab, inside one managed block per configuration. Every
+/// change is a locked read-modify-write through `crontab -l` / `crontab -`; the user's own lines
+/// and other configurations' blocks stay as they were.
+///
+/// cron runs jobs in the system zone (Debian's cron ignores `CRON_TZ`). An entry for a user
+/// whose zone differs (`TZ`) gets one line per system-zone time at which the reminder's time in
+/// the user's zone happens over the coming years (`SchedulerTimes`), and `TZ` goes with its
+/// command: `notif deliver` shows the reminder only on the run that is the user's 09:00.
 public struct CronGateway: LocalNotificationGateway {
     public let name = "cron"
     let runner: any ProcessRunner
@@ -10,23 +16,69 @@ public struct CronGateway: LocalNotificationGateway {
     let lockPath: String
     /// Seconds any one crontab call may take.
     let timeout: Double
+    /// Whose block this gateway reads and writes.
+    let owner: ConfigurationID
+    /// The zone the cron daemon runs jobs in: the system zone (/etc/localtime).
+    let systemZone: @Sendable () -> ZoneRules
+    let clock: any Clock
 
-    public init(runner: any ProcessRunner, lockPath: String, timeout: Double = 20) {
+    public init(runner: any ProcessRunner, lockPath: String, owner: ConfigurationID,
+                systemZone: @escaping @Sendable () -> ZoneRules = { .utc }, clock: any Clock = SystemClock(), timeout: Double = 20) {
         self.runner = runner
         self.lockPath = lockPath
+        self.owner = owner
+        self.systemZone = systemZone
+        self.clock = clock
         self.timeout = timeout
     }
 
     public func installed() throws(GatewayError) -> [String: String] {
-        try CrontabBlock(parsing: readCrontab()).installed
+        try CrontabBlock(parsing: readCrontab(), owner: owner).installed
     }
 
-    /// The entry's lines: the daily run, and an `@reboot` run of the catch-up command so a
-    /// reminder missed while the machine was off is shown once when cron starts, the same day only.
+    /// The system-zone times at which `entry` runs: its time, or for a user in another zone
+    /// (`TZ` set) each system-zone time that is its time there on some day ahead.
+    public func times(_ entry: ScheduledEntry) -> [DailyTime] {
+        guard entry.zoneVariable != nil else { return [entry.reminder.time] }
+        return SchedulerTimes.times(of: entry.reminder.time, in: entry.zone, seenFrom: systemZone(), from: clock.now())
+    }
+
+    /// The entry's lines: a daily run per system-zone time, and an `@reboot` run of the catch-up
+    /// command so a reminder missed while the machine was off is shown once when cron starts, the
+    /// same day only. Each runs notif only while its program is there.
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
-        CrontabBlock.entryPrefix + entry.reminder.id + "\n"
-            + CronCommand.schedule(entry.reminder.time) + " " + (try CronCommand.render(entry.command)) + "\n"
-            + CronCommand.atBoot + " " + (try CronCommand.render(entry.catchUpCommand)) + "\n"
+        var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
+        let daily = try CronCommand.guarded(entry.command, program: entry.program)
+        for time in times(entry) { text += CronCommand.schedule(time) + " " + daily + "\n" }
+        return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
+    }
+
+    /// `cron: 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`, from the installed lines.
+    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+        let lines = installed.split(separator: "\n")
+        let times = lines.compactMap { line -> DailyTime? in
+            let fields = line.split(separator: " ", maxSplits: 2)
+            guard fields.count == 3, let minute = Int(fields[0]), let hour = Int(fields[1]),
+                  (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+            return DailyTime(hour: hour, minute: minute)
+        }.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
+        guard !times.isEmpty else { return nil }
+        let system = systemZone()
+        var text = "cron at \(SchedulerTimes.list(times)) system time (\(system.name))"
+        let id = lines.first { $0.hasPrefix(CrontabBlock.entryPrefix) }.map { String($0.dropFirst(CrontabBlock.entryPrefix.count)) }
+        guard let reminder = id.flatMap(LocalReminders.reminder(id:)) else { return text }
+        let wanted = userZone == system ? [reminder.time]
+            : SchedulerTimes.times(of: reminder.time, in: userZone, seenFrom: system, from: clock.now())
+        if installed.hasPrefix(CrontabBlock.untaggedNote) {
+            text += "; an entry of an earlier notif, which `notif apply` replaces"
+        } else if times != wanted {
+            text += ", not \(reminder.time) in \(userZone.name) (`notif apply` fixes it)"
+        } else if times.count == 1 {
+            text += (times == [reminder.time] && userZone.name == system.name ? "" : ", \(reminder.time) in \(userZone.name)")
+        } else {
+            text += "; the run that is \(reminder.time) in \(userZone.name) shows it"
+        }
+        return text
     }
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
@@ -57,7 +109,7 @@ public struct CronGateway: LocalNotificationGateway {
         }
         defer { lock.release() }
         let old = try readCrontab()
-        var block = CrontabBlock(parsing: old)
+        var block = CrontabBlock(parsing: old, owner: owner)
         change(&block)
         let new = block.bytes
         if new == old { return }
@@ -89,8 +141,10 @@ public struct CronGateway: LocalNotificationGateway {
             if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: [:], timeout: timeout) }
             return try runner.run(argv, input: input, environment: [:], timeout: timeout)
         } catch {
+            // Not "holds nothing": without the crontab program notif can neither read nor change
+            // the table, and the cron daemon still runs what is in it.
             throw error.notFound
-                ? GatewayError("crontab is not installed (Debian: apt install cron)", schedulerMissing: true)
+                ? GatewayError("crontab is not installed or not on PATH (Debian: apt install cron)")
                 : GatewayError(error.description)
         }
     }

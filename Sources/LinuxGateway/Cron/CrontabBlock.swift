@@ -1,35 +1,73 @@
-/// A user's crontab with notif's managed block: the lines between the marker comments are
-/// notif's, everything else is the user's and is kept byte for byte, whatever its encoding
-/// (a crontab is bytes: Latin-1 comments and file names, or invalid UTF-8, come back unchanged).
+import SharedLogic
+
+/// A user's crontab as one configuration of notif sees it: the lines between its own marker
+/// comments (tagged with its `ConfigurationID`) are its block; everything else (the user's
+/// lines, and the blocks of the user's other configurations) is kept byte for byte, whatever
+/// its encoding (a crontab is bytes: Latin-1 comments and file names, or invalid UTF-8, come
+/// back unchanged). An untagged block, written before blocks carried a tag, belongs to the
+/// default configuration, which rewrites it as its own.
 public struct CrontabBlock: Equatable, Sendable {
-    public static let beginMarker = "# BEGIN notif managed block: changed by `notif set` and `notif apply`; edits here are replaced"
-    public static let endMarker = "# END notif managed block"
+    static let beginPrefix = "# BEGIN notif managed block"
+    static let endPrefix = "# END notif managed block"
+    static let beginSuffix = ": changed by `notif set` and `notif apply`; edits here are replaced"
+    /// The first line of the untagged block of earlier versions.
+    public static let untaggedBeginMarker = beginPrefix + beginSuffix
+    public static let untaggedEndMarker = endPrefix
     /// Each entry starts with this comment naming its reminder id.
     public static let entryPrefix = "# notif reminder: "
 
-    /// The user's bytes before the block, each line with its terminating newline (the last may lack one).
+    public let owner: ConfigurationID
+    /// The bytes before this configuration's block, each line with its terminating newline (the last may lack one).
     public var before: [UInt8]
-    /// The user's bytes after the block.
+    /// The bytes after it.
     public var after: [UInt8]
     /// Entries by reminder id, in block order; each value is the entry's lines, newline-terminated.
     /// notif writes these itself, so they are text.
     public var entries: [(id: String, text: String)]
+    /// Ids found in an untagged block (taken over, and written back in this configuration's block).
+    public var untagged: Set<String>
 
     public static func == (a: CrontabBlock, b: CrontabBlock) -> Bool {
-        a.before == b.before && a.after == b.after
+        a.owner == b.owner && a.before == b.before && a.after == b.after && a.untagged == b.untagged
             && a.entries.map(\.id) == b.entries.map(\.id) && a.entries.map(\.text) == b.entries.map(\.text)
     }
 
-    /// Splits a crontab as `crontab -l` printed it. Several blocks (from a hand edit) merge into
-    /// one, at the first one's place. Lines are split on bytes, never decoded: crontabs can be
-    /// long (Debian allows 10,000 lines) and need not be UTF-8.
-    public init(parsing bytes: [UInt8]) {
-        let begin = Array(Self.beginMarker.utf8), end = Array(Self.endMarker.utf8), prefix = Array(Self.entryPrefix.utf8)
+    public static func beginMarker(_ owner: ConfigurationID) -> String { beginPrefix + " " + owner.tag + beginSuffix }
+    public static func endMarker(_ owner: ConfigurationID) -> String { endPrefix + " " + owner.tag }
+
+    /// What a marker line says: a block of `tag` (nil: untagged) begins or ends; nil for other lines.
+    static func marker(_ line: ArraySlice<UInt8>) -> (begin: Bool, tag: String?)? {
+        let text: String
+        if line.starts(with: beginPrefix.utf8) {
+            text = String(decoding: line.dropFirst(beginPrefix.utf8.count), as: UTF8.self)
+            if text == beginSuffix { return (true, nil) }
+            guard text.hasPrefix(" "), text.hasSuffix(beginSuffix) else { return nil }
+            let tag = text.dropFirst().dropLast(beginSuffix.count)
+            return ShortHash.isHash(tag) ? (true, String(tag)) : nil
+        }
+        if line.starts(with: endPrefix.utf8) {
+            text = String(decoding: line.dropFirst(endPrefix.utf8.count), as: UTF8.self)
+            if text.isEmpty { return (false, nil) }
+            guard text.hasPrefix(" "), ShortHash.isHash(text.dropFirst()) else { return nil }
+            return (false, String(text.dropFirst()))
+        }
+        return nil
+    }
+
+    /// Splits a crontab as `crontab -l` printed it. Several blocks of this configuration (from a
+    /// hand edit, or its untagged block next to its tagged one) merge into one, at the first
+    /// one's place. Lines are split on bytes, never decoded: crontabs can be long (Debian allows
+    /// 10,000 lines) and need not be UTF-8.
+    public init(parsing bytes: [UInt8], owner: ConfigurationID) {
+        self.owner = owner
+        let prefix = Array(Self.entryPrefix.utf8)
         let newline = UInt8(ascii: "\n")
         var before: [UInt8] = [], after: [UInt8] = []
         var entries: [(id: String, text: String)] = []
-        var inBlock = false
-        var seenBlock = false
+        var untagged = Set<String>()
+        /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
+        var block: (tag: String?, own: Bool)?
+        var seenOwnBlock = false
         var currentID: String?
         var start = bytes.startIndex
         while start != bytes.endIndex {
@@ -38,46 +76,59 @@ public struct CrontabBlock: Equatable, Sendable {
             let line = bytes[start..<next]
             let content = bytes[start..<(lineEnd ?? bytes.endIndex)]
             start = next
-            if content.elementsEqual(begin) {
-                inBlock = true
-                seenBlock = true
-                currentID = nil
-                continue
-            }
-            if inBlock {
-                if content.elementsEqual(end) {
-                    inBlock = false
+            let marker = Self.marker(content)
+            if let marker, marker.begin {
+                // A block left open ends where the next one begins.
+                let own = owner.owns(tag: marker.tag)
+                block = (marker.tag, own)
+                if own {
+                    seenOwnBlock = true
+                    currentID = nil
                     continue
                 }
-                // Inside the block everything is notif's and is rewritten: text is enough.
+            } else if let current = block, let marker, !marker.begin {
+                block = nil
+                if current.own { continue }
+            } else if let current = block, current.own {
+                // Inside this configuration's block everything is notif's and is rewritten: text is enough.
                 let text = String(decoding: content, as: UTF8.self)
                 if content.starts(with: prefix) {
                     let id = String(decoding: content.dropFirst(prefix.count), as: UTF8.self)
                     currentID = id
                     entries.removeAll { $0.id == id }
                     entries.append((id, text + "\n"))
+                    if current.tag == nil { untagged.insert(id) } else { untagged.remove(id) }
                 } else if let id = currentID, let index = entries.firstIndex(where: { $0.id == id }) {
                     entries[index].text += text + "\n"
                 }
                 continue
             }
-            if seenBlock { after += line } else { before += line }
+            // The user's lines and other configurations' blocks, exactly as they were.
+            if seenOwnBlock { after += line } else { before += line }
         }
         self.before = before
         self.after = after
         self.entries = entries
+        self.untagged = untagged
     }
 
     /// Splits UTF-8 crontab text (tests, and callers that only have text).
-    public init(parsing text: String) {
-        self.init(parsing: Array(text.utf8))
+    public init(parsing text: String, owner: ConfigurationID) {
+        self.init(parsing: Array(text.utf8), owner: owner)
     }
 
+    /// This configuration's entries by id. An entry taken over from an untagged block is
+    /// reported with a first line saying so, so it never looks current and is rewritten.
     public var installed: [String: String] {
-        Dictionary(entries.map { ($0.id, $0.text) }, uniquingKeysWith: { _, last in last })
+        Dictionary(entries.map { ($0.id, untagged.contains($0.id) ? Self.untaggedNote + $0.text : $0.text) },
+                   uniquingKeysWith: { _, last in last })
     }
+
+    /// How `installed` marks an entry of an untagged block.
+    public static let untaggedNote = "(in the untagged block of an earlier notif)\n"
 
     public mutating func set(_ id: String, to text: String) {
+        untagged.remove(id)
         if let index = entries.firstIndex(where: { $0.id == id }) {
             entries[index].text = text
         } else {
@@ -86,17 +137,27 @@ public struct CrontabBlock: Equatable, Sendable {
     }
 
     public mutating func remove(_ id: String) {
+        untagged.remove(id)
         entries.removeAll { $0.id == id }
     }
 
-    /// The whole crontab again, as bytes for `crontab -`. With no entries the block disappears
-    /// and the user's bytes are exactly what they were before notif added it.
+    /// The whole crontab again, as bytes for `crontab -`. With no entries this configuration's
+    /// block disappears and the rest is exactly what it was.
     public var bytes: [UInt8] {
         guard !entries.isEmpty else { return before + after }
         var result = before
         if let last = result.last, last != UInt8(ascii: "\n") { result.append(UInt8(ascii: "\n")) }
-        result += Array((Self.beginMarker + "\n" + entries.map(\.text).joined() + Self.endMarker + "\n").utf8)
+        var lines = Self.beginMarker(owner) + "\n"
+        if let about = Self.settingsComment(owner) { lines += about + "\n" }
+        lines += entries.map(\.text).joined() + Self.endMarker(owner) + "\n"
+        result += Array(lines.utf8)
         result += after
         return result
+    }
+
+    /// `# settings: PATH`, naming the configuration for people reading the crontab (left out
+    /// for a path a comment line cannot hold).
+    static func settingsComment(_ owner: ConfigurationID) -> String? {
+        owner.settingsPath.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } ? nil : "# settings: " + owner.settingsPath
     }
 }

@@ -21,8 +21,18 @@ public enum BusPeer {
     }
 
     /// Why notif will not hand this user's notifications to `address`, or nil when it may.
+    /// A client tries each entry of a `;` list in turn, so every entry must pass.
     public static func problem(with address: String, uid: uid_t) -> String? {
-        guard let socket = socket(of: address) else { return "not a local socket" }
+        let entries = address.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        guard !entries.isEmpty else { return "not a local socket" }
+        for entry in entries {
+            if let problem = entryProblem(entry, uid: uid) { return problem }
+        }
+        return nil
+    }
+
+    private static func entryProblem(_ address: String, uid: uid_t) -> String? {
+        guard address.hasPrefix("unix:"), let socket = socket(of: address) else { return "not a local socket" }
         if !socket.abstract {
             var info = stat()
             guard lstat(socket.name, &info) == 0 else { return "its socket \(socket.name) is gone" }

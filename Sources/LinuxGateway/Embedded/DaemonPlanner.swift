@@ -38,7 +38,10 @@ public struct DaemonPlanner: Sendable {
     /// The earliest armed time.
     public private(set) var nextDue: Instant?
 
-    public mutating func wake(now: Instant, zone: ZoneRules, entries: [EmbeddedEntry]) -> [Attempt] {
+    /// - Parameter zoneOf: the zone of an entry that names one (`TZ` when it was written); the
+    ///   others are in `zone`, the daemon's own, which is watched for changes.
+    public mutating func wake(now: Instant, zone: ZoneRules, entries: [EmbeddedEntry],
+                              zoneOf: (EmbeddedEntry) -> ZoneRules? = { _ in nil }) -> [Attempt] {
         var sweep: Reason?
         if lastSeen == nil {
             sweep = .start
@@ -63,7 +66,7 @@ public struct DaemonPlanner: Sendable {
                 guard now >= old.due else { continue }
                 attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
             }
-            armed[entry.id] = (entry.time, ReminderClock.nextFire(of: entry.time, after: now, in: zone))
+            armed[entry.id] = (entry.time, ReminderClock.nextFire(of: entry.time, after: now, in: zoneOf(entry) ?? zone))
         }
         knownEntries = entries
         nextDue = armed.values.map(\.due).min()

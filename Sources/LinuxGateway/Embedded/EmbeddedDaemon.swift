@@ -25,7 +25,7 @@ public final class EmbeddedDaemon {
         self.zone = zone
         self.sleeper = sleeper
         self.log = log
-        schedule = EmbeddedScheduler(paths: context.paths)
+        schedule = EmbeddedScheduler(paths: context.paths, owner: context.configuration)
         settingsFile = context.paths.settingsFile
     }
 
@@ -49,12 +49,18 @@ public final class EmbeddedDaemon {
         context.zone = zone()
         reconcileIfSettingsChanged()
         let now = context.clock.now()
-        for attempt in planner.wake(now: now, zone: context.zone, entries: entries()) {
+        let current = entries()
+        // An entry written with TZ set is in that zone, whatever TZ the daemon was started with.
+        var zones: [String: ZoneRules] = [:]
+        for zone in Set(current.compactMap(\.zone)) { zones[zone] = SystemTimeZone.current(environment: zone) }
+        for attempt in planner.wake(now: now, zone: context.zone, entries: current, zoneOf: { $0.zone.flatMap { zones[$0] } }) {
             guard let reminder = LocalReminders.reminder(id: attempt.id) else {
                 log("the built-in schedule has an entry for unknown reminder \(attempt.id); `notif apply` removes it")
                 continue
             }
-            let record = ReminderService(context: context).deliver(reminder, kind: attempt.kind)
+            var delivering = context
+            if let zone = current.first(where: { $0.id == attempt.id })?.zone.flatMap({ zones[$0] }) { delivering.zone = zone }
+            let record = ReminderService(context: delivering).deliver(reminder, kind: attempt.kind)
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue) (\(record.kind.rawValue), \(attempt.reason.rawValue))"
                 + (record.detail.isEmpty ? "" : ": \(record.detail)"))
         }
@@ -82,12 +88,20 @@ public final class EmbeddedDaemon {
         let stamp = try? FileStatus.of(settingsFile)
         if let known = settingsStamp, known == stamp { return }
         settingsStamp = .some(stamp)
-        let service = ReminderService(context: context)
+        // A daemon started without the TZ the entries were written with (at a login, say) keeps
+        // their zone: it reconciles as the run that wrote them would.
+        var reconciling = context
+        if context.lookup("TZ") == nil, let zone = entries().compactMap(\.zone).first {
+            let lookup = context.lookup
+            reconciling.lookup = { $0 == "TZ" ? zone : lookup($0) }
+            reconciling.zone = SystemTimeZone.current(environment: zone)
+        }
+        let service = ReminderService(context: reconciling)
         guard service.recordedScheduler() == .embedded else { return }
         do {
             let report = try service.reconcile(on: .embedded)
             for outcome in report.outcomes where outcome.result != .unchanged {
-                log("settings changed: \(outcome.id) \(outcome.result)")
+                log("settings changed: \(outcome.id) \(outcome.result.summary(for: outcome.id))")
             }
         } catch {
             log("cannot read the settings: \(error)")

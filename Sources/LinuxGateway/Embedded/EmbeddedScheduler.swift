@@ -1,37 +1,61 @@
 import SharedLogic
 import Storage
 
-/// The built-in scheduler: one file per reminder in `$XDG_STATE_HOME/notif/embedded/`, written
-/// atomically, shown at its time by `notif daemon` (which must be running for anything to fire).
+/// The built-in scheduler: one file per reminder and configuration in
+/// `$XDG_STATE_HOME/notif/embedded/` (`ID.TAG`, TAG: the `ConfigurationID`'s), written
+/// atomically, shown at its time by `notif daemon` (which must be running for anything to
+/// fire). The default configuration takes over the untagged files of earlier versions (`ID`).
 public struct EmbeddedScheduler: LocalNotificationGateway {
     public let name = "embedded"
     public let directory: String
+    let owner: ConfigurationID
 
     /// The daemon's lock file in the state directory: held while `notif daemon` runs.
     public static let daemonLockName = "daemon.lock"
 
-    public init(paths: NotifPaths) {
+    public init(paths: NotifPaths, owner: ConfigurationID) {
         directory = paths.stateFile("embedded")
+        self.owner = owner
     }
 
+    /// This configuration's entries by reminder id; an untagged file taken over is reported with
+    /// a first line saying so, so it never looks current and is rewritten.
     public func installed() throws(GatewayError) -> [String: String] {
-        var result: [String: String] = [:]
+        var tagged: [String: String] = [:], untagged: [String: String] = [:]
         for name in try fileNames() {
-            if let text = try read(name) { result[name] = text }
+            let (id, tag) = EmbeddedEntry.parse(fileName: name)
+            guard owner.owns(tag: tag), let text = try read(name) else { continue }
+            if tag == nil { untagged[id] = text } else { tagged[id] = text }
         }
+        var result = tagged
+        for (id, text) in untagged { result[id] = Self.untaggedNote + (tagged[id] ?? text) }
         return result
     }
 
+    /// How `installed()` marks an entry that has an untagged file of an earlier notif.
+    static let untaggedNote = "(an untagged entry of an earlier notif)\n"
+
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         try checked(entry.reminder.id)
-        return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time).text
+        if let zone = entry.zoneVariable, zone.contains("\n") || zone.contains("\r") {
+            throw GatewayError("cannot keep TZ \(zone.debugDescription) in the built-in schedule: it holds a line break")
+        }
+        return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable).text
+    }
+
+    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed file.
+    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+        guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
+        return "notif daemon at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
+            + (installed.hasPrefix(Self.untaggedNote) ? "; an entry of an earlier notif, which `notif apply` replaces" : "")
     }
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
         let text = try render(entry)
         do {
             try FileIO.makeDirectory(directory)
-            try AtomicFile.write(Array(text.utf8), to: Posix.join(directory, entry.reminder.id))
+            try AtomicFile.write(Array(text.utf8), to: path(entry.reminder.id, tag: owner.tag))
+            if owner.isDefault { try FileIO.remove(path(entry.reminder.id, tag: nil)) }
         } catch {
             throw GatewayError(error.description)
         }
@@ -40,19 +64,24 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
     public func cancel(_ id: String) throws(GatewayError) {
         try checked(id)
         do {
-            try FileIO.remove(Posix.join(directory, id))
+            try FileIO.remove(path(id, tag: owner.tag))
+            if owner.isDefault { try FileIO.remove(path(id, tag: nil)) }
         } catch {
             throw GatewayError(error.description)
         }
     }
 
-    /// The entries `notif daemon` runs, by id; files that are not entries are skipped.
+    /// The entries `notif daemon` runs for this configuration; files that are not entries are
+    /// skipped, and an untagged file only counts while there is no tagged one.
     public func entries() throws(GatewayError) -> [EmbeddedEntry] {
         try installed().sorted { $0.key < $1.key }.compactMap { EmbeddedEntry(parsing: $0.value) }
     }
 
     /// The directory's identity and modification time: a cheap way to notice any change to it.
     public func stamp() -> FileStatus? { try? FileStatus.of(directory) }
+
+    /// `embedded/ID.TAG`, or the untagged `embedded/ID`.
+    func path(_ id: String, tag: String?) -> String { Posix.join(directory, EmbeddedEntry.fileName(id, tag: tag)) }
 
     private func checked(_ id: String) throws(GatewayError) {
         guard EmbeddedEntry.isValidID(id) else {
@@ -62,7 +91,7 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     private func read(_ name: String) throws(GatewayError) -> String? {
         do {
-            return try FileIO.read(Posix.join(directory, name), limit: 1 << 16).map { String(decoding: $0, as: UTF8.self) }
+            return try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true).map { String(decoding: $0, as: UTF8.self) }
         } catch {
             throw GatewayError(error.description)
         }

@@ -1,35 +1,85 @@
+import SharedLogic
+
 /// Which scheduler notif uses, and what the person should know about that choice.
 public struct SchedulerChoice: Equatable, Sendable {
     /// nil when no scheduler can hold entries here.
     public var kind: SchedulerKind?
-    /// Chosen with `--scheduler` / `NOTIF_SCHEDULER`.
+    /// Chosen with `--scheduler` / `NOTIF_SCHEDULER`, for this run only.
     public var forced: Bool
+    /// The saved `scheduler` setting.
+    public var preference: SchedulerPreference
+    /// Why `kind`, in a few words (`you chose cron`, `it holds the reminder`...).
+    public var why: String
     /// Why there is none, or why the chosen one will not fire yet.
     public var warnings: [String]
 
-    public init(kind: SchedulerKind?, forced: Bool, warnings: [String] = []) {
+    public init(kind: SchedulerKind?, forced: Bool, preference: SchedulerPreference = .auto, why: String = "", warnings: [String] = []) {
         self.kind = kind
         self.forced = forced
+        self.preference = preference
+        self.why = why
         self.warnings = warnings
     }
 }
 
-/// Picks the scheduler: a forced one always (with a warning when its daemon is not running);
-/// otherwise systemd when a user manager runs, then cron when its daemon runs and `crontab` is
-/// allowed, then the built-in scheduler (with a warning unless `notif daemon` runs).
+/// Picks the scheduler. `decide` holds the rules for the saved choice; `choose` is the pick
+/// `auto` makes when it has to: systemd when a user manager runs, then cron when its daemon
+/// runs and `crontab` is allowed, then the built-in scheduler (with a warning unless
+/// `notif daemon` runs).
 public enum SchedulerDetection {
+    /// The scheduler for this run:
+    /// - `--scheduler` (`override`) wins, for this run only;
+    /// - a saved scheduler by name is used, except that entries an override put elsewhere stay
+    ///   there while that scheduler can hold them, until the saved choice changes or is made
+    ///   again (`choosing`: `notif set scheduler`, the page's chooser);
+    /// - `auto` keeps the entries where they are (`placement`) while that scheduler can still
+    ///   hold them, so a probe that changes for a moment never moves them; otherwise it picks.
+    public static func decide(
+        override: SchedulerKind?, saved: SchedulerPreference, placement: SchedulerPlacement?, choosing: Bool,
+        probe: SchedulerProbe, available: Set<SchedulerKind>
+    ) -> SchedulerChoice {
+        if let override {
+            return SchedulerChoice(kind: override, forced: true, preference: saved,
+                                   why: "--scheduler \(override.rawValue) was given for this run",
+                                   warnings: warnings(for: override, probe: probe))
+        }
+        let named: SchedulerKind? = SchedulerKind(rawValue: saved.rawValue)
+        var lost = ""
+        if let holder = placement?.holder, available.contains(holder), holder != named,
+           named == nil || (!choosing && placement?.choice == saved) {
+            let usability = SchedulerUsability.of(holder, probe: probe)
+            if usability.canHold {
+                let why = named.map { "\(holder.rawValue) holds the reminder (put there with --scheduler; `notif set scheduler \($0.rawValue)` moves it)" }
+                    ?? "\(holder.rawValue) holds the reminder and can still hold it"
+                return SchedulerChoice(kind: holder, forced: false, preference: saved, why: why, warnings: warnings(for: holder, probe: probe))
+            }
+            lost = "\(holder.rawValue) can no longer hold it (\(usability.reason)); "
+        }
+        if let named {
+            return SchedulerChoice(kind: named, forced: false, preference: saved, why: lost + "you chose \(named.rawValue)",
+                                   warnings: warnings(for: named, probe: probe))
+        }
+        var picked = choose(forced: nil, probe: probe, available: available)
+        picked.preference = saved
+        picked.why = (picked.kind == placement?.holder ? "" : lost) + "auto picked \(picked.kind?.rawValue ?? "none"): " + picked.why
+        return picked
+    }
+
+    /// The pick when nothing else decides: the first of systemd, cron and the built-in scheduler
+    /// that runs here (or only `forced`).
     public static func choose(forced: SchedulerKind?, probe: SchedulerProbe, available: Set<SchedulerKind>) -> SchedulerChoice {
         if let forced {
-            return SchedulerChoice(kind: forced, forced: true, warnings: warnings(for: forced, probe: probe))
+            return SchedulerChoice(kind: forced, forced: true, why: "--scheduler \(forced.rawValue)", warnings: warnings(for: forced, probe: probe))
         }
         if probe.systemdUserManagerRunning && available.contains(.systemd) {
-            return SchedulerChoice(kind: .systemd, forced: false)
+            return SchedulerChoice(kind: .systemd, forced: false, why: "a systemd user manager runs")
         }
         if probe.cronDaemonRunning && probe.crontabProblem == nil && available.contains(.cron) {
-            return SchedulerChoice(kind: .cron, forced: false)
+            return SchedulerChoice(kind: .cron, forced: false, why: "the cron daemon runs")
         }
         if available.contains(.embedded) {
-            return SchedulerChoice(kind: .embedded, forced: false, warnings: warnings(for: .embedded, probe: probe))
+            return SchedulerChoice(kind: .embedded, forced: false, why: "neither a systemd user manager nor the cron daemon runs",
+                                   warnings: warnings(for: .embedded, probe: probe))
         }
         var why = ["no systemd user manager is running"]
         if let problem = probe.crontabProblem {
@@ -37,9 +87,9 @@ public enum SchedulerDetection {
         } else if !probe.cronDaemonRunning {
             why.append("the cron daemon is not running")
         }
-        return SchedulerChoice(kind: nil, forced: false, warnings: [
+        return SchedulerChoice(kind: nil, forced: false, why: why.joined(separator: ", "), warnings: [
             "no scheduler available: " + why.joined(separator: ", ")
-                + " (start cron, or force one with --scheduler cron)",
+                + " (start cron, or choose one with `notif set scheduler cron`)",
         ])
     }
 

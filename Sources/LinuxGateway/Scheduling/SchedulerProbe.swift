@@ -9,6 +9,8 @@ public final class SchedulerProbe: @unchecked Sendable {
     private var cron: Lazy<Bool>
     private var crontab: Lazy<String?>
     private var embedded: Lazy<Bool>
+    private var booted: Lazy<Bool>
+    private var autostart: Lazy<Bool>
 
     public var systemdUserManagerRunning: Bool {
         get { systemd.value }
@@ -29,29 +31,51 @@ public final class SchedulerProbe: @unchecked Sendable {
         set { embedded = Lazy(newValue) }
     }
 
+    /// The machine was started with systemd (`/run/systemd/system` exists, as sd_booted(3)
+    /// checks): a user manager starts at each login, so a timer waits for it.
+    public var systemdBooted: Bool {
+        get { booted.value }
+        set { booted = Lazy(newValue) }
+    }
+    /// `notif daemon --install-autostart` put its entry in place: the daemon starts at each desktop login.
+    public var embeddedAutostart: Bool {
+        get { autostart.value }
+        set { autostart = Lazy(newValue) }
+    }
+
     /// Known facts (tests).
-    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false) {
+    public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false,
+                systemdBooted: Bool = false, embeddedAutostart: Bool = false) {
         systemd = Lazy(systemdUserManagerRunning)
         cron = Lazy(cronDaemonRunning)
         crontab = Lazy(crontabProblem)
         embedded = Lazy(embeddedDaemonRunning)
+        booted = Lazy(systemdBooted)
+        autostart = Lazy(embeddedAutostart)
     }
 
-    private init(systemd: @escaping () -> Bool, cron: @escaping () -> Bool, crontab: @escaping () -> String?, embedded: @escaping () -> Bool) {
+    private init(systemd: @escaping () -> Bool, cron: @escaping () -> Bool, crontab: @escaping () -> String?, embedded: @escaping () -> Bool,
+                 booted: @escaping () -> Bool, autostart: @escaping () -> Bool) {
         self.systemd = Lazy(systemd)
         self.cron = Lazy(cron)
         self.crontab = Lazy(crontab)
         self.embedded = Lazy(embedded)
+        self.booted = Lazy(booted)
+        self.autostart = Lazy(autostart)
     }
 
     /// The running machine: no processes started, only the files each asked-for fact needs.
     /// - Parameter daemonLock: the lock file `notif daemon` holds while it runs.
-    public static func live(environment lookup: @escaping (String) -> String? = Posix.environment, daemonLock: String? = nil) -> SchedulerProbe {
+    /// - Parameter autostartEntry: the desktop entry that starts `notif daemon` at login.
+    public static func live(environment lookup: @escaping (String) -> String? = Posix.environment, daemonLock: String? = nil,
+                            autostartEntry: String? = nil) -> SchedulerProbe {
         SchedulerProbe(
             systemd: { systemdManagerAnswers(runtimeDirectory: lookup("XDG_RUNTIME_DIR")) },
             cron: { cronDaemonAlive() },
             crontab: { crontabProblem(user: Posix.currentUser().name, path: lookup("PATH")) },
-            embedded: { daemonLock.map(FileLock.isHeld) ?? false })
+            embedded: { daemonLock.map(FileLock.isHeld) ?? false },
+            booted: { access("/run/systemd/system", F_OK) == 0 },
+            autostart: { autostartEntry.map { access($0, F_OK) == 0 } ?? false })
     }
 
     /// Whether this user's systemd manager serves `systemd/private` in the runtime directory
@@ -110,7 +134,8 @@ public final class SchedulerProbe: @unchecked Sendable {
 
     /// Why this user may not use `crontab` (missing program, cron.allow / cron.deny), or nil.
     static func crontabProblem(user: String, path: String?) -> String? {
-        let dirs = (path ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
+        // Where posix_spawnp will look: this process's PATH (glibc's default when unset), nothing more.
+        let dirs = (path ?? "/bin:/usr/bin").split(separator: ":").map(String.init)
         guard dirs.contains(where: { access(Posix.join($0, "crontab"), X_OK) == 0 }) else {
             return "crontab is not installed (Debian: apt install cron)"
         }

@@ -12,6 +12,13 @@ public struct NotifContext: Sendable {
         set { zoneSource = Lazy(newValue) }
     }
     private var zoneSource: Lazy<ZoneRules>
+    /// The system zone (/etc/localtime, whatever `TZ` says): the zone cron and a systemd user
+    /// manager run jobs in. Read the first time it is needed.
+    public var systemZone: ZoneRules {
+        get { systemZoneSource.value }
+        set { systemZoneSource = Lazy(newValue) }
+    }
+    private var systemZoneSource: Lazy<ZoneRules> = Lazy { SystemTimeZone.current(environment: nil) }
     public var runner: any ProcessRunner
     /// The process environment (`getenv` in the real program).
     public var lookup: @Sendable (String) -> String?
@@ -62,6 +69,7 @@ public struct NotifContext: Sendable {
         let lookup: @Sendable (String) -> String? = { Posix.environment($0) }
         let paths = NotifPaths.fromEnvironment(lookup)
         let daemonLock = paths.stateFile(EmbeddedScheduler.daemonLockName)
+        let autostart = Autostart.path(in: paths)
         // The zone and the binary's path are looked up only when needed (the page's first frame
         // needs neither; only scheduled entries need the path).
         var context = NotifContext(
@@ -71,13 +79,16 @@ public struct NotifContext: Sendable {
             runner: SpawnProcessRunner(),
             lookup: lookup,
             forcedScheduler: forcedScheduler,
-            probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock) },
+            probe: { SchedulerProbe.live(environment: lookup, daemonLock: daemonLock, autostartEntry: autostart) },
             executableSource: Lazy { FileIO.currentExecutable() })
         // Read from the password database once, however many entries ask.
         let accountHome = Lazy<String?> { Posix.currentUser().home }
         context.accountHome = { accountHome.value }
         return context
     }
+
+    /// The configuration this run's entries belong to (its settings file).
+    public var configuration: ConfigurationID { ConfigurationID.of(paths, accountHome: accountHome()) }
 
     public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }
     public var state: StateFiles { StateFiles(paths: paths) }

@@ -18,25 +18,60 @@ public struct ReminderService: Sendable {
     /// The schedulers this build can drive.
     public static let availableSchedulers: Set<SchedulerKind> = [.systemd, .cron, .embedded]
 
-    public func schedulerChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
-        SchedulerDetection.choose(forced: context.forcedScheduler, probe: probe ?? context.probe(), available: Self.availableSchedulers)
+    /// The scheduler for `preferences` on this run (see `SchedulerDetection.decide`).
+    /// - Parameter choosing: the saved choice was just made (`notif set scheduler`, the page's
+    ///   chooser), so it is honoured even when it did not change.
+    public func schedulerChoice(for preferences: NotificationPreferences, probe: SchedulerProbe? = nil, choosing: Bool = false) -> SchedulerChoice {
+        schedulerChoice(for: preferences, placement: placement(), probe: probe ?? context.probe(), choosing: choosing)
     }
 
+    func schedulerChoice(for preferences: NotificationPreferences, placement: SchedulerPlacement?, probe: SchedulerProbe,
+                         choosing: Bool) -> SchedulerChoice {
+        SchedulerDetection.decide(override: context.forcedScheduler, saved: preferences.scheduler, placement: placement,
+                                  choosing: choosing, probe: probe, available: Self.availableSchedulers)
+    }
+
+    /// What `auto` would use now, and why (the page's chooser shows it before anything is chosen).
+    public func autoChoice(probe: SchedulerProbe? = nil) -> SchedulerChoice {
+        var preferences = NotificationPreferences()
+        preferences.scheduler = .auto
+        var context = self.context
+        context.forcedScheduler = nil
+        return ReminderService(context: context).schedulerChoice(for: preferences, placement: placement(), probe: probe ?? self.context.probe(),
+                                                                 choosing: false)
+    }
+
+    /// Where the last finished apply put the entries, and under which saved choice.
+    public func placement() -> SchedulerPlacement? {
+        (try? context.state.read(schedulerRecord))?.flatMap(SchedulerPlacement.init(parsing:))
+    }
+
+    /// The scheduler the last finished apply used.
+    public func recordedScheduler() -> SchedulerKind? { placement()?.holder }
+
     public func gateway(for kind: SchedulerKind) -> (any LocalNotificationGateway)? {
+        let owner = context.configuration
+        let context = self.context
         switch kind {
-        case .cron: return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock))
+        case .cron:
+            return CronGateway(runner: context.runner, lockPath: context.paths.stateFile(Self.crontabLock), owner: owner,
+                               systemZone: { context.systemZone }, clock: context.clock)
         case .systemd:
             let probe = context.probe
-            return SystemdTimerGateway(runner: context.runner, paths: context.paths, managerRunning: { probe().systemdUserManagerRunning })
-        case .embedded: return EmbeddedScheduler(paths: context.paths)
+            return SystemdTimerGateway(runner: context.runner, paths: context.paths, owner: owner, systemZone: { context.systemZone },
+                                       clock: context.clock, managerRunning: { probe().systemdUserManagerRunning })
+        case .embedded: return EmbeddedScheduler(paths: context.paths, owner: owner)
         }
     }
 
-    /// What a scheduled entry runs: `notif deliver ID`, and `notif deliver --catch-up ID` for
-    /// runs that may come late (boot, a missed timer). Fails when notif's own program is gone.
+    /// What a scheduled entry runs: `notif deliver --quiet ID`, and `notif deliver --quiet
+    /// --catch-up ID` for runs that may come late (boot, a missed timer), in the zone notif shows
+    /// (`TZ` goes with the entry when set). Quiet: a scheduler's job writes nothing to stdout or
+    /// stderr (cron mails it); the outcome is in the delivery log. Fails when notif's own program is gone.
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: try command(["deliver", reminder.id]),
-                       catchUpCommand: try command(["deliver", "--catch-up", reminder.id]))
+        ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
+                       catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id], carryingZone: true),
+                       program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"))
     }
 
     /// The path of notif's own program for an entry to run, checked now: it must exist and be
@@ -52,9 +87,11 @@ public struct ReminderService: Sendable {
         return path
     }
 
-    /// `notif ARGS` by absolute path. XDG locations set for this process are passed on through
-    /// `/usr/bin/env`, since schedulers and session managers start programs without them.
-    public func command(_ arguments: [String]) throws(GatewayError) -> [String] {
+    /// `notif ARGS` by absolute path. XDG locations (and with `carryingZone`, `TZ`) set for this
+    /// process are passed on through `/usr/bin/env`, since schedulers and session managers start
+    /// programs without them. `notif daemon` gets no `TZ`: its entries carry their own zones, and
+    /// the others follow the system zone.
+    public func command(_ arguments: [String], carryingZone: Bool = false) throws(GatewayError) -> [String] {
         var command: [String] = []
         // Where notif's files are: a HOME other than the one jobs get (the password database's),
         // and XDG directories, go with the entry so it reads the same files.
@@ -65,6 +102,9 @@ public struct ReminderService: Sendable {
         carried += ["XDG_CONFIG_HOME", "XDG_STATE_HOME"].compactMap { name in
             context.lookup(name).flatMap { $0.hasPrefix("/") ? "\(name)=\($0)" : nil }
         }
+        // The zone notif shows: a job started by a scheduler in another zone still counts the
+        // reminder's day and time in it.
+        if carryingZone, let zone = context.lookup("TZ") { carried.append("TZ=" + zone) }
         let executable = try program()
         if !carried.isEmpty {
             command = ["/usr/bin/env"] + carried
@@ -78,12 +118,21 @@ public struct ReminderService: Sendable {
     /// `sh -c 'exec "$0" "$@"' PROGRAM ARGS...`: runs PROGRAM with ARGS exactly, whatever its name.
     public static let execTrampoline = ["/bin/sh", "-c", "exec \"$0\" \"$@\""]
 
+    /// The state file naming the scheduler that holds this configuration's entries: `scheduler`
+    /// for the default configuration, `scheduler-TAG` for another one sharing the state directory.
+    public var schedulerRecord: String {
+        let owner = context.configuration
+        return owner.isDefault ? StateFiles.schedulerFile : StateFiles.schedulerFile + "-" + owner.tag
+    }
+
     // MARK: Apply
 
     /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
     /// last apply always sees the last saved settings.
-    public func apply() throws(PreferencesError) -> ApplyOutcome {
-        try underApplyLock { loaded in applyLocked(loaded) }
+    /// - Parameter choosing: the scheduler choice was just made, so it is honoured even when the
+    ///   saved value did not change (entries `--scheduler` put elsewhere move to it).
+    public func apply(choosing: Bool = false) throws(PreferencesError) -> ApplyOutcome {
+        try underApplyLock { loaded in applyLocked(loaded, choosing: choosing) }
     }
 
     /// Runs `body` with the saved settings, read under the apply lock (every reconcile takes it).
@@ -98,9 +147,10 @@ public struct ReminderService: Sendable {
         return body(try context.store.load())
     }
 
-    private func applyLocked(_ loaded: LoadedPreferences) -> ApplyOutcome {
+    private func applyLocked(_ loaded: LoadedPreferences, choosing: Bool) -> ApplyOutcome {
         recordSession()
-        let choice = schedulerChoice()
+        let placed = placement()
+        let choice = schedulerChoice(for: loaded.preferences, placement: placed, probe: context.probe(), choosing: choosing)
         let makeEntry = entry(for:)
         guard let kind = choice.kind, let gateway = gateway(for: kind) else {
             let reason = choice.warnings.first ?? "no scheduler available"
@@ -113,11 +163,13 @@ public struct ReminderService: Sendable {
         guard report.succeeded else {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
-        let moves = moveOff(except: kind, preferences: loaded.preferences)
-        if moves.allSatisfy(\.report.succeeded) {
-            _ = try? context.state.write(StateFiles.schedulerFile, kind.rawValue + "\n")
+        let moves = moveOff(except: kind, recorded: placed?.holder, preferences: loaded.preferences)
+        guard moves.allSatisfy(\.report.succeeded) else {
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
-        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
+        _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
+        let change = placed.flatMap { $0.holder == kind ? nil : SchedulerChange(from: $0.holder, to: kind, why: choice.why) }
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
     }
 
     /// Remembers this desktop session's bus address for jobs that start without one.
@@ -129,7 +181,8 @@ public struct ReminderService: Sendable {
     // MARK: Delivery
 
     /// What `notif deliver ID` does: check the saved settings again, deliver at most once per
-    /// local day, record the outcome in deliveries.jsonl.
+    /// local day, record the outcome in deliveries.jsonl. A scheduled run at another time than
+    /// the reminder's in the user's zone does nothing and records nothing.
     public func deliver(_ reminder: LocalReminder, kind: DeliveryKind) -> DeliveryRecord {
         let lock = try? context.state.lock(Self.deliverLock)
         defer { lock?.release() }
@@ -144,8 +197,15 @@ public struct ReminderService: Sendable {
             ? DeliveryDecision.decideTest(preferences: preferences)
             : DeliveryDecision.decide(reminder, kind: kind, preferences: preferences,
                                       lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone)
-        if case .skip(let why) = decision {
+        switch decision {
+        case .skip(let why):
             return log(reminder, kind: kind, now: now, .skipped, why)
+        case .notTheTime(let why):
+            // The run an entry has for the other half of the year: not an attempt, not logged.
+            return DeliveryRecord(time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
+                                  reminder: reminder.id, kind: kind, outcome: .skipped, detail: why)
+        case .deliver:
+            break
         }
         switch show(summary: reminder.title, body: reminder.body) {
         case .success(let how):

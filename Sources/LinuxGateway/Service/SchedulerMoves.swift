@@ -6,8 +6,7 @@ extension ReminderService {
     /// and the file-based ones (systemd, embedded) whenever they hold leftovers, which costs no
     /// process. A scheduler whose program is gone holds nothing that can fire: it is skipped
     /// with a note. A failure is reported and the recorded scheduler kept, so the next apply retries.
-    func moveOff(except kept: SchedulerKind, preferences: NotificationPreferences) -> [SchedulerMove] {
-        let recorded = recordedScheduler()
+    func moveOff(except kept: SchedulerKind, recorded: SchedulerKind?, preferences: NotificationPreferences) -> [SchedulerMove] {
         var nothing = preferences
         nothing.pushNotifications = false
         var moves: [SchedulerMove] = []

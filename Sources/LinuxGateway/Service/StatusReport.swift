@@ -14,11 +14,16 @@ public struct StatusReport: Sendable {
     public var installed: [String]?
     /// Planned entries missing or different from what apply would write, and entries not planned.
     public var outOfSync: [String]
+    /// When each installed entry really fires, in words, by reminder id
+    /// (`cron at 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`).
+    public var firing: [String: String] = [:]
     public var nextReminder: Instant?
     /// Why there is no next reminder (`Tips & Updates is off`, `permission needed`...).
     public var noReminderReason: String?
     public var lastDelivery: DeliveryRecord?
     public var warnings: [String]
+    /// Each scheduler: whether it can hold the entries here and fire them, and why.
+    public var schedulers: [SchedulerUsability] = []
 
     /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
     public var inSync: Bool { outOfSync.isEmpty && (installed != nil || planned.isEmpty) }
@@ -30,15 +35,20 @@ extension ReminderService {
         let loaded = try context.store.load()
         let preferences = loaded.preferences
         let probe = context.probe()
-        let choice = schedulerChoice(probe: probe)
+        let placed = placement()
+        let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
         let planned = LocalReminders.plan(preferences)
         var warnings = choice.warnings
         var installed: [String: String]?
         var outOfSync: [String] = []
+        var firing: [String: String] = [:]
         if let kind = choice.kind, let gateway = gateway(for: kind) {
             do {
                 let found = try gateway.installed()
                 installed = found
+                for (id, text) in found {
+                    if let words = gateway.firing(text, userZone: context.zone) { firing[id] = words }
+                }
                 for reminder in planned {
                     let want: String?
                     do {
@@ -52,7 +62,7 @@ extension ReminderService {
                     } else if found[reminder.id] != want {
                         // systemd reports a timer whose files are right but whose link is missing this way.
                         let notEnabled = want.map { found[reminder.id] == $0 + "(not enabled)\n" } ?? false
-                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with an old command")
+                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with another command or for another zone")
                     }
                 }
                 for id in found.keys.sorted() where !planned.contains(where: { $0.id == id }) {
@@ -66,16 +76,16 @@ extension ReminderService {
                 outOfSync.append("the \(gateway.name) entries could not be read")
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
-            if let recorded = recordedScheduler(), recorded != kind {
-                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue)")
+            if let recorded = placed?.holder, recorded != kind {
+                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
             }
         } else if !planned.isEmpty {
             outOfSync.append(contentsOf: planned.map { "\($0.id) is planned but no scheduler can hold it" })
         }
 
         let now = context.clock.now()
-        let firing = planned.filter { installed?[$0.id] != nil }
-        let next = firing.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
+        let armed = planned.filter { installed?[$0.id] != nil }
+        let next = armed.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
         var reason: String?
         if next == nil {
             if let first = LocalReminders.all.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
@@ -91,8 +101,8 @@ extension ReminderService {
             preferences: preferences, notice: loaded.notice, choice: choice,
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },
             planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
-            outOfSync: outOfSync, nextReminder: next, noReminderReason: reason,
-            lastDelivery: last ?? nil, warnings: warnings)
+            outOfSync: outOfSync, firing: firing, nextReminder: next, noReminderReason: reason,
+            lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
     }
 
     /// A few words on whether `kind` fires on this machine now.
@@ -102,12 +112,6 @@ extension ReminderService {
         case .cron: return probe.cronDaemonRunning ? nil : "the cron daemon is not running"
         case .embedded: return probe.embeddedDaemonRunning ? "notif daemon running" : "notif daemon is not running"
         }
-    }
-
-    /// The scheduler the last apply used.
-    public func recordedScheduler() -> SchedulerKind? {
-        (try? context.state.read(StateFiles.schedulerFile))?
-            .split(whereSeparator: \.isNewline).first.flatMap { SchedulerKind(rawValue: String($0)) }
     }
 
     /// `status --json`.
@@ -121,12 +125,22 @@ extension ReminderService {
             JSONMember("preferences", .object(prefs)),
             JSONMember("permission", .string(preferences.permission.rawValue)),
             JSONMember("scheduler", report.choice.kind.map { .string($0.rawValue) } ?? .null),
+            JSONMember("schedulerChoice", .string(report.choice.preference.rawValue)),
             JSONMember("schedulerForced", .bool(report.choice.forced)),
+            JSONMember("schedulerReason", .string(report.choice.why)),
+            JSONMember("schedulers", .array(report.schedulers.map { usability in
+                .object([
+                    JSONMember("name", .string(usability.kind.rawValue)),
+                    JSONMember("state", .string(usability.state.word)),
+                    JSONMember("reason", .string(usability.reason)),
+                ])
+            })),
             JSONMember("schedulerState", report.schedulerState.map { .string($0) } ?? .null),
             JSONMember("planned", .array(report.planned.map { .string($0) })),
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),
             JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),
+            JSONMember("firing", .object(report.firing.keys.sorted().map { JSONMember($0, .string(report.firing[$0]!)) })),
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),

@@ -1,8 +1,10 @@
 import SharedLogic
 import Storage
 
-/// Schedules reminders as systemd user timers: `notif-ID.timer` + `notif-ID.service` in
-/// `$XDG_CONFIG_HOME/systemd/user/`, enabled with `systemctl --user`.
+/// Schedules reminders as systemd user timers: `notif-ID-TAG.timer` + `notif-ID-TAG.service` (TAG:
+/// the configuration's, see `ConfigurationID`) in `~/.config/systemd/user/`, the directory the
+/// user manager reads (whatever `XDG_CONFIG_HOME` says: a configuration kept elsewhere still
+/// gets timers that fire), enabled with `systemctl --user`.
 ///
 /// Enabling and disabling always run with `SYSTEMD_OFFLINE=1`, which makes systemctl edit the
 /// `timers.target.wants` links itself instead of asking a manager: on a machine booted with
@@ -10,21 +12,34 @@ import Storage
 /// fails with "Failed to connect to bus: No medium found". The timer then starts with the
 /// manager at the next login. When a manager runs, a change is followed by `daemon-reload` and
 /// `start`; a cancel by `stop`, `clean --what=state` (so a later install does not fire at once
-/// from an old stamp) and `daemon-reload`.
+/// from an old stamp) and `daemon-reload`. The default configuration also takes over the
+/// untagged units of earlier versions (`notif-ID.timer`): it removes them when it writes or
+/// cancels its own.
 public struct SystemdTimerGateway: LocalNotificationGateway {
     public let name = "systemd"
     let runner: any ProcessRunner
-    /// `$XDG_CONFIG_HOME/systemd/user`.
+    /// `~/.config/systemd/user`.
     let unitDirectory: String
-    /// `$XDG_DATA_HOME/systemd/timers`, where a user manager keeps `stamp-UNIT` files.
+    /// `~/.local/share/systemd/timers`, where a user manager keeps `stamp-UNIT` files.
     let stampDirectory: String
+    /// `~/.config`, given to systemctl so it edits the same directory.
+    let configHome: String
+    let owner: ConfigurationID
+    /// The zone the user manager runs timers in: the system zone (/etc/localtime).
+    let systemZone: @Sendable () -> ZoneRules
+    let clock: any Clock
     let managerRunning: @Sendable () -> Bool
     let timeout: Double
 
-    public init(runner: any ProcessRunner, paths: NotifPaths, managerRunning: @escaping @Sendable () -> Bool, timeout: Double = 30) {
+    public init(runner: any ProcessRunner, paths: NotifPaths, owner: ConfigurationID, systemZone: @escaping @Sendable () -> ZoneRules = { .utc },
+                clock: any Clock = SystemClock(), managerRunning: @escaping @Sendable () -> Bool, timeout: Double = 30) {
         self.runner = runner
-        self.unitDirectory = Posix.join(paths.configHome, "systemd/user")
-        self.stampDirectory = Posix.join(paths.dataHome, "systemd/timers")
+        configHome = Posix.join(paths.home, ".config")
+        unitDirectory = Posix.join(configHome, "systemd/user")
+        stampDirectory = Posix.join(paths.home, ".local/share/systemd/timers")
+        self.owner = owner
+        self.systemZone = systemZone
+        self.clock = clock
         self.managerRunning = managerRunning
         self.timeout = timeout
     }
@@ -32,24 +47,40 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     // MARK: Reading (files only: no process)
 
     public func installed() throws(GatewayError) -> [String: String] {
-        // Each unit file read once: the timer and service texts by id, then combined.
-        var texts: [String: (timer: String?, service: String?)] = [:]
+        // Each unit file read once: the timer and service texts by id, this configuration's and
+        // (for the default one) the untagged ones of an earlier notif, then combined.
+        var tagged: [String: (timer: String?, service: String?)] = [:]
+        var untagged: [String: (timer: String?, service: String?)] = [:]
         for name in try unitFileNames() {
-            guard let id = SystemdUnits.id(inUnitName: name) else { continue }
-            let path = Posix.join(unitDirectory, name)
-            guard let text = try ownFile(path) else { continue }
-            if path == timerPath(id) { texts[id, default: (nil, nil)].timer = text }
-            if path == servicePath(id) { texts[id, default: (nil, nil)].service = text }
+            guard let (id, tag) = SystemdUnits.parse(unitName: name), owner.owns(tag: tag) else { continue }
+            guard let text = try ownFile(path(name)) else { continue }
+            let isTimer = name.hasSuffix(".timer")
+            if tag == nil {
+                if isTimer { untagged[id, default: (nil, nil)].timer = text } else { untagged[id, default: (nil, nil)].service = text }
+            } else {
+                if isTimer { tagged[id, default: (nil, nil)].timer = text } else { tagged[id, default: (nil, nil)].service = text }
+            }
         }
         var result: [String: String] = [:]
-        for (id, pair) in texts {
-            result[id] = Self.combined(timer: pair.timer, service: pair.service, enabled: isEnabled(id))
+        for (id, pair) in tagged {
+            result[id] = Self.combined(timer: pair.timer, service: pair.service, enabled: isEnabled(SystemdUnits.timerName(id, tag: owner.tag)))
+                + (untagged[id] != nil ? Self.untaggedNote : "")
+        }
+        for (id, pair) in untagged where tagged[id] == nil {
+            result[id] = Self.untaggedNote + Self.combined(timer: pair.timer, service: pair.service, enabled: isEnabled(SystemdUnits.timerName(id, tag: nil)))
         }
         return result
     }
 
+    /// How `installed()` marks units of an earlier notif (untagged), so they never look current.
+    static let untaggedNote = "(untagged units of an earlier notif)\n"
+
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
-        Self.combined(timer: SystemdUnits.timer(for: entry), service: try SystemdUnits.service(for: entry), enabled: true)
+        Self.combined(timer: timer(for: entry), service: try SystemdUnits.service(for: entry), enabled: true)
+    }
+
+    func timer(for entry: ScheduledEntry) -> String {
+        SystemdUnits.timer(for: entry, owner: owner, calendars: SystemdUnits.calendars(for: entry, systemZone: systemZone(), now: clock.now()))
     }
 
     /// What `installed()` reports for one reminder: both files and whether the timer is enabled.
@@ -57,13 +88,28 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         "[timer]\n" + (timer ?? "(missing)\n") + "[service]\n" + (service ?? "(missing)\n") + (enabled ? "" : "(not enabled)\n")
     }
 
+    /// `systemd timer at *-*-* 09:00:00 Asia/Kolkata`, from the installed timer.
+    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+        let calendars = SystemdUnits.calendars(inTimer: installed)
+        guard !calendars.isEmpty else { return nil }
+        var text = "systemd timer at " + calendars.joined(separator: " and ")
+        if calendars.count > 1 || !calendars.contains(where: { $0.split(separator: " ").count > 2 }) {
+            text += " (the user manager's zone, \(systemZone().name))"
+        }
+        if calendars.count > 1 { text += "; the first run at or after 09:00 in \(userZone.name) shows it" }
+        if installed.hasPrefix(Self.untaggedNote) { text += "; units of an earlier notif, which `notif apply` replaces" }
+        return text
+    }
+
     // MARK: Changing
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
         let id = entry.reminder.id
+        let timerName = SystemdUnits.timerName(id, tag: owner.tag)
         var changed = false
         // The service first, so the timer never names a unit that is not there yet.
-        let files = [(servicePath(id), try SystemdUnits.service(for: entry)), (timerPath(id), SystemdUnits.timer(for: entry))]
+        let files = [(path(SystemdUnits.serviceName(id, tag: owner.tag)), try SystemdUnits.service(for: entry)),
+                     (path(timerName), timer(for: entry))]
         for (path, text) in files {
             let current = try ownFile(path)
             if current == text { continue }
@@ -73,34 +119,45 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             try write(text, to: path)
             changed = true
         }
-        let enabled = isEnabled(id)
-        guard changed || !enabled else { return }
-        try systemctl(["enable", SystemdUnits.timerName(id)], offline: true)
-        guard managerRunning() else { return }
-        let stillTrue = "; the timer files are written and enabled, so the timer starts with your next login"
-        try systemctl(["daemon-reload"], offline: false, stillTrue: stillTrue)
-        try systemctl(["start", SystemdUnits.timerName(id)], offline: false, stillTrue: stillTrue)
+        let enabled = isEnabled(timerName)
+        if changed || !enabled {
+            try systemctl(["enable", timerName], offline: true)
+            if managerRunning() {
+                let stillTrue = "; the timer files are written and enabled, so the timer starts with your next login"
+                try systemctl(["daemon-reload"], offline: false, stillTrue: stillTrue)
+                try systemctl(["start", timerName], offline: false, stillTrue: stillTrue)
+            }
+        }
+        // The default configuration's units replace the untagged ones of an earlier notif.
+        if owner.isDefault { try removeUnits(SystemdUnits.baseName(id, tag: nil)) }
     }
 
     public func cancel(_ id: String) throws(GatewayError) {
-        let timer = timerPath(id), service = servicePath(id), link = wantsLink(id), stamp = stampPath(id)
+        try removeUnits(SystemdUnits.baseName(id, tag: owner.tag))
+        if owner.isDefault { try removeUnits(SystemdUnits.baseName(id, tag: nil)) }
+    }
+
+    /// Stops, disables and removes `BASE.timer` and `BASE.service` when notif wrote them, and the timer's stamp.
+    private func removeUnits(_ base: String) throws(GatewayError) {
+        let timerName = base + ".timer", serviceName = base + ".service"
+        let timer = path(timerName), service = path(serviceName), link = wantsLink(timerName), stamp = stampPath(timerName)
         let timerOurs = (try ownFile(timer)) != nil
         let serviceOurs = (try ownFile(service)) != nil
         // A timer of that name that notif did not write is the user's: leave it, its link and its stamp.
         let timerForeign = !timerOurs && exists(timer)
-        let linked = !timerForeign && isEnabled(id)
+        let linked = !timerForeign && isEnabled(timerName)
         let stamped = !timerForeign && exists(stamp)
         guard timerOurs || serviceOurs || linked || stamped else { return }
         let manager = managerRunning()
         if manager && (timerOurs || serviceOurs) {
-            try systemctl(["stop", SystemdUnits.timerName(id), SystemdUnits.serviceName(id)], offline: false,
+            try systemctl(["stop", timerName, serviceName], offline: false,
                           stillTrue: "; nothing was removed", tolerate: Self.notLoaded)
             // Best effort: the stamp file is removed below in any case.
-            _ = try? systemctl(["clean", "--what=state", SystemdUnits.timerName(id)], offline: false)
+            _ = try? systemctl(["clean", "--what=state", timerName], offline: false)
         }
         if timerOurs {
             do {
-                try systemctl(["disable", SystemdUnits.timerName(id)], offline: true, stillTrue: "; nothing was removed")
+                try systemctl(["disable", timerName], offline: true, stillTrue: "; nothing was removed")
             } catch where error.schedulerMissing {
                 try remove(link)
             }
@@ -129,7 +186,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         let argv = ["systemctl", "--user"] + arguments
         let result: ProcessResult
         do {
-            result = try runner.run(argv, input: nil, environment: offline ? ["SYSTEMD_OFFLINE": "1"] : [:], timeout: timeout)
+            result = try runner.run(argv, input: nil, environment: offline ? ["SYSTEMD_OFFLINE": "1", "XDG_CONFIG_HOME": configHome] : [:], timeout: timeout)
         } catch {
             throw error.notFound
                 ? GatewayError("systemctl is not installed (Debian: apt install systemd)", schedulerMissing: true)
@@ -141,13 +198,12 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
 
     // MARK: Files
 
-    func timerPath(_ id: String) -> String { Posix.join(unitDirectory, SystemdUnits.timerName(id)) }
-    func servicePath(_ id: String) -> String { Posix.join(unitDirectory, SystemdUnits.serviceName(id)) }
-    func wantsLink(_ id: String) -> String { Posix.join(unitDirectory, "timers.target.wants/" + SystemdUnits.timerName(id)) }
-    func stampPath(_ id: String) -> String { Posix.join(stampDirectory, "stamp-" + SystemdUnits.timerName(id)) }
+    func path(_ unitName: String) -> String { Posix.join(unitDirectory, unitName) }
+    func wantsLink(_ timerName: String) -> String { Posix.join(unitDirectory, "timers.target.wants/" + timerName) }
+    func stampPath(_ timerName: String) -> String { Posix.join(stampDirectory, "stamp-" + timerName) }
 
     /// Enabled: the `timers.target.wants` link exists (whatever it points to).
-    func isEnabled(_ id: String) -> Bool { (try? FileStatus.of(wantsLink(id), followLinks: false)) != nil }
+    func isEnabled(_ timerName: String) -> Bool { (try? FileStatus.of(wantsLink(timerName), followLinks: false)) != nil }
 
     private func exists(_ path: String) -> Bool { (try? FileStatus.of(path, followLinks: false)) != nil }
 

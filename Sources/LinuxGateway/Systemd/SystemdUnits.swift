@@ -1,41 +1,63 @@
 import SharedLogic
 
-/// The two user units notif writes per reminder: `notif-ID.timer` (daily, persistent) and the
-/// `notif-ID.service` it starts, which runs the catch-up delivery. Catch-up is right both at the
-/// reminder's time and when `Persistent=true` fires a run missed while the machine was off: it
-/// shows the reminder only once today's time has passed and only if today's was not shown, so a
-/// boot on a later day before 09:00 shows nothing and the reminder still comes at 09:00.
+/// The two user units notif writes per reminder and configuration: `notif-ID-TAG.timer` (daily,
+/// persistent) and the `notif-ID-TAG.service` it starts, which runs the catch-up delivery (TAG:
+/// the `ConfigurationID`'s). Catch-up is right both at the reminder's time and when
+/// `Persistent=true` fires a run missed while the machine was off: it shows the reminder only
+/// once today's time has passed and only if today's was not shown, so a boot on a later day
+/// before 09:00 shows nothing and the reminder still comes at 09:00. The service runs only while
+/// notif's program is there (`ConditionFileIsExecutable=`).
 public enum SystemdUnits {
     /// First line of every unit file notif owns; files without it are never touched.
     public static let marker = "# Managed by notif: `notif apply` rewrites this file and removes it when the reminder is off."
 
-    public static func timerName(_ id: String) -> String { "notif-\(id).timer" }
-    public static func serviceName(_ id: String) -> String { "notif-\(id).service" }
+    /// `notif-ID-TAG`, or `notif-ID` for the untagged units of earlier versions (`tag` nil).
+    public static func baseName(_ id: String, tag: String?) -> String { "notif-\(id)" + (tag.map { "-" + $0 } ?? "") }
+    public static func timerName(_ id: String, tag: String?) -> String { baseName(id, tag: tag) + ".timer" }
+    public static func serviceName(_ id: String, tag: String?) -> String { baseName(id, tag: tag) + ".service" }
 
-    /// The reminder id in a unit file name notif would write (`notif-tips-and-updates.timer`), or nil.
-    public static func id(inUnitName name: String) -> String? {
+    /// The reminder id and configuration tag (nil: untagged) in a unit file name notif would
+    /// write (`notif-tips-and-updates-1a2b3c4d.timer`), or nil.
+    public static func parse(unitName name: String) -> (id: String, tag: String?)? {
         for suffix in [".timer", ".service"] where name.hasPrefix("notif-") && name.hasSuffix(suffix) {
-            let id = String(name.dropFirst("notif-".count).dropLast(suffix.count))
-            return id.isEmpty ? nil : id
+            let base = name.dropFirst("notif-".count).dropLast(suffix.count)
+            if let dash = base.lastIndex(of: "-"), ShortHash.isHash(base[base.index(after: dash)...]), dash != base.startIndex {
+                return (String(base[..<dash]), String(base[base.index(after: dash)...]))
+            }
+            return base.isEmpty ? nil : (String(base), nil)
         }
         return nil
     }
 
-    /// `OnCalendar=` for a daily wall-clock time in the manager's local zone (`*-*-* 09:00:00`).
+    /// The `OnCalendar=` values for `entry`. With `TZ` unset, the reminder's time in the manager's
+    /// own zone, which is the system zone notif shows (`*-*-* 09:00:00`). With a `TZ` systemd knows
+    /// by name, that time in that zone (`*-*-* 09:00:00 Asia/Kolkata`). With any other `TZ` (a
+    /// POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, or a file outside the zone database), each time
+    /// in the system zone that is the reminder's time in the user's zone (`SchedulerTimes`).
+    public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
+                                 zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
+        let time = entry.reminder.time
+        guard let variable = entry.zoneVariable else { return [calendar(time)] }
+        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [calendar(time) + " " + name] }
+        return SchedulerTimes.times(of: time, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
+    }
+
+    /// `*-*-* 09:00:00`
     public static func calendar(_ time: DailyTime) -> String { "*-*-* \(time):00" }
 
-    public static func timer(for entry: ScheduledEntry) -> String {
+    public static func timer(for entry: ScheduledEntry, owner: ConfigurationID, calendars: [String]) -> String {
         let reminder = entry.reminder
+        let zone = entry.zoneVariable == nil ? "local time" : entry.zone.name
         return """
             \(marker)
             [Unit]
-            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), daily at \(reminder.time) local time"))
+            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), daily at \(reminder.time) \(zone)"))
 
             [Timer]
-            OnCalendar=\(calendar(reminder.time))
+            \(calendars.map { "OnCalendar=" + $0 }.joined(separator: "\n"))
             Persistent=true
             AccuracySec=1s
-            Unit=\(serviceName(reminder.id))
+            Unit=\(serviceName(reminder.id, tag: owner.tag))
 
             [Install]
             WantedBy=timers.target
@@ -48,11 +70,30 @@ public enum SystemdUnits {
         \(marker)
         [Unit]
         Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(entry.reminder.title)"))
+        ConditionFileIsExecutable=\(try conditionPath(entry.program))
 
         [Service]
         Type=oneshot
         ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
 
         """
+    }
+
+    /// `path` as a `ConditionFileIsExecutable=` value: specifiers doubled. systemd takes the rest of
+    /// the line as it is (no quotes, no escapes), so a path with a line break, or ending in a
+    /// backslash or a space, cannot be written and is refused.
+    static func conditionPath(_ path: String) throws(GatewayError) -> String {
+        guard path.hasPrefix("/") else {
+            throw GatewayError("cannot schedule \(path.debugDescription) with systemd: the program needs an absolute path")
+        }
+        if path.contains("\n") || path.contains("\r") || path.hasSuffix("\\") || path.hasSuffix(" ") || path.hasSuffix("\t") {
+            throw GatewayError("cannot schedule \(path.debugDescription) with systemd: a unit file cannot name a program whose path holds a line break or ends in a backslash or a space (ConditionFileIsExecutable=); install notif to a plain path (make install)")
+        }
+        return SystemdCommand.escapeSpecifiers(path)
+    }
+
+    /// The `OnCalendar=` values in an installed timer's text.
+    static func calendars(inTimer text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("OnCalendar=") }.map { String($0.dropFirst("OnCalendar=".count)) }
     }
 }

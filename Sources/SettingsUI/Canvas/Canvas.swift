@@ -30,6 +30,10 @@ public enum HitTarget: Equatable, Sendable {
     case row(PageRow)
     case button(Button)
     case sound(NotificationSound)
+    /// The status area's `Scheduler:` line, which opens the chooser.
+    case schedulerLine
+    /// A choice in the scheduler chooser.
+    case scheduler(SchedulerPreference)
 }
 
 /// A rectangle of a canvas that a click hits.

@@ -45,6 +45,8 @@ public enum Dialog: Equatable, Sendable {
     case permission(focus: Button, reason: PromptReason)
     /// The Sound list with the highlighted choice.
     case soundList(selected: NotificationSound)
+    /// The scheduler chooser, opened from the `Scheduler:` line, with the highlighted choice.
+    case schedulerList(selected: SchedulerPreference)
 }
 
 /// A one-line message under the status area.

@@ -7,6 +7,8 @@ public enum PreferenceChange: Equatable, Sendable {
     case sound(NotificationSound)
     case permission(NotificationPermission)
     case onboardingCompleted
+    /// The saved scheduler choice (made in the chooser).
+    case scheduler(SchedulerPreference)
 
     public func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
         var result = preferences
@@ -15,6 +17,7 @@ public enum PreferenceChange: Equatable, Sendable {
         case .sound(let sound): result.sound = sound
         case .permission(let permission): result.permission = permission
         case .onboardingCompleted: result.onboardingCompleted = true
+        case .scheduler(let choice): result.scheduler = choice
         }
         return result
     }

@@ -19,7 +19,8 @@ public enum Action: Equatable, Sendable {
     case click(row: Int, column: Int)
     case resize(TerminalSize)
     /// A change was saved; `preferences` is what is on disk now and `status` the scheduler afterwards.
-    /// `problem` is set when applying to the scheduler failed (the change itself is kept).
+    /// `problem` is set when applying to the scheduler failed (the change itself is kept): the
+    /// line to show (`Not scheduled: …`, or that a reminder may still fire).
     case committed(preferences: NotificationPreferences, status: SchedulerStatus, problem: String?)
     /// Saving `changes` failed: nothing changed on disk; `preferences` is what is saved. The
     /// page keeps showing the changes as wanted, and `r` tries to save them again.

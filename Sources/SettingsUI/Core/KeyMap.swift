@@ -6,7 +6,7 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
         switch self {
         case .page: return "Notifications page"
         case .dialog: return "Permission prompt"
-        case .list: return "Sound list"
+        case .list: return "Sound and scheduler lists"
         case .screen: return "Help and History"
         case .wizard: return "Onboarding"
         }
@@ -43,7 +43,7 @@ public struct KeyContexts: Equatable, Sendable, ExpressibleByArrayLiteral {
 /// What a key asks for.
 public enum Command: Hashable, Sendable {
     case previous, next, activate, turnOff, turnOn
-    case permission, test, history, retry, help, quit, close
+    case permission, scheduler, test, history, retry, help, quit, close
     case allow, deny
 }
 
@@ -85,6 +85,8 @@ public enum KeyMap {
                    keyNames: "Right, l", help: "turn on (Sound: next choice)", bar: nil),
         KeyBinding(keys: [.char("p")], command: .permission, contexts: [.page],
                    keyNames: "p", help: "notification permission: Allow or Don't allow", bar: BarLabel("p permission", "p permission")),
+        KeyBinding(keys: [.char("s")], command: .scheduler, contexts: [.page],
+                   keyNames: "s", help: "choose the scheduler (the Scheduler: line)", bar: nil),
         KeyBinding(keys: [.char("t")], command: .test, contexts: [.page],
                    keyNames: "t", help: "send a test notification now", bar: BarLabel("t test", "t test")),
         KeyBinding(keys: [.char("H")], command: .history, contexts: [.page],
@@ -129,7 +131,7 @@ public enum KeyMap {
         case .permission: return 4
         case .test: return 5
         case .history: return 6
-        case .next, .turnOff, .turnOn: return 7
+        case .next, .turnOff, .turnOn, .scheduler: return 7
         }
     }
 

@@ -1,5 +1,19 @@
 import SharedLogic
 
+/// One line of the scheduler chooser: a choice, whether it can be used here, and why.
+public struct SchedulerOption: Equatable, Sendable {
+    public var choice: SchedulerPreference
+    /// Entries put there would be kept (they may still wait for a login or a daemon: `reason` says).
+    public var usable: Bool
+    public var reason: String
+
+    public init(choice: SchedulerPreference, usable: Bool, reason: String) {
+        self.choice = choice
+        self.usable = usable
+        self.reason = reason
+    }
+}
+
 /// What the shell knows about the scheduler, for the page's status area.
 public struct SchedulerStatus: Equatable, Sendable {
     /// `cron`, `systemd`, `embedded`; nil when none can be used.
@@ -12,14 +26,24 @@ public struct SchedulerStatus: Equatable, Sendable {
     public var nextFire: [String: LocalDateTime]
     /// False until the scheduler has been looked at (the first frame comes before that).
     public var checked: Bool
+    /// What each choice in the chooser means on this machine, in `SchedulerPreference` order.
+    public var options: [SchedulerOption]
+    /// `--scheduler` picked the scheduler for this run.
+    public var overridden: Bool
+    /// Said once when the entries just moved to another scheduler (`Moved the reminder from …`).
+    public var moved: String?
 
     public init(scheduler: String? = nil, installed: Set<String>? = nil, warnings: [String] = [],
-                nextFire: [String: LocalDateTime] = [:], checked: Bool = true) {
+                nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerOption] = [],
+                overridden: Bool = false, moved: String? = nil) {
         self.scheduler = scheduler
         self.installed = installed
         self.warnings = warnings
         self.nextFire = nextFire
         self.checked = checked
+        self.options = options
+        self.overridden = overridden
+        self.moved = moved
     }
 }
 

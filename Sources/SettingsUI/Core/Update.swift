@@ -20,11 +20,12 @@ public enum SettingsApp {
             next.preferences = preferences
             next.status = status
             next.unsaved = []
-            next.error = problem.map { "Not scheduled: \($0)" }
+            next.error = problem
             if next.retrying {
                 next.retrying = false
                 next.notice = problem == nil ? Notice("Done: the settings are saved and scheduled.") : nil
             }
+            next.announceMove()
         case .commitFailed(let changes, let preferences, let message):
             // Keep showing what the person asked for; `r` saves it again.
             next.unsaved = changes
@@ -40,6 +41,7 @@ public enum SettingsApp {
             // What another process saved, with this page's unsaved changes still on top.
             next.preferences = next.unsaved.reduce(preferences) { $1.applied(to: $0) }
             next.status = status
+            next.announceMove()
         }
         next.keepFocusEnabled()
         return (next, effects)
@@ -49,7 +51,7 @@ public enum SettingsApp {
     public static func context(of state: AppState) -> KeyContext {
         switch state.dialog {
         case .permission: return .dialog
-        case .soundList: return .list
+        case .soundList, .schedulerList: return .list
         case nil: break
         }
         switch state.screen {
@@ -90,6 +92,7 @@ extension AppState {
         case .turnOff: set(focus, on: false, effects: &effects)
         case .turnOn: set(focus, on: true, effects: &effects)
         case .permission: dialog = .permission(focus: .allow, reason: .requested)
+        case .scheduler: openSchedulerList()
         case .test:
             notice = Notice("Sending a test notification…")
             effects.append(.sendTest)
@@ -192,9 +195,13 @@ extension AppState {
         if reason == .onboarding { finishOnboarding(effects: &effects) }
     }
 
-    // MARK: Sound list
+    // MARK: Sound list and scheduler chooser
 
     mutating func listCommand(_ command: Command, effects: inout [Effect]) {
+        if case .schedulerList(let selected) = dialog {
+            schedulerListCommand(command, selected: selected, effects: &effects)
+            return
+        }
         guard case .soundList(let selected) = dialog else { return }
         switch command {
         case .previous: dialog = .soundList(selected: selected == NotificationSound.allCases.first ? selected : selected.cycled(by: -1))
@@ -209,6 +216,40 @@ extension AppState {
     mutating func chooseSound(_ sound: NotificationSound, effects: inout [Effect]) {
         dialog = nil
         if sound != preferences.sound { change(.sound(sound), effects: &effects) }
+    }
+
+    /// The chooser opens on the saved choice. Account projects schedule nothing: no chooser.
+    mutating func openSchedulerList() {
+        guard preferences.mode == .guest else { return }
+        dialog = .schedulerList(selected: preferences.scheduler)
+    }
+
+    mutating func schedulerListCommand(_ command: Command, selected: SchedulerPreference, effects: inout [Effect]) {
+        let all = SchedulerPreference.allCases
+        let index = all.firstIndex(of: selected)!
+        switch command {
+        case .previous: dialog = .schedulerList(selected: all[max(0, index - 1)])
+        case .next: dialog = .schedulerList(selected: all[min(all.count - 1, index + 1)])
+        case .activate: chooseScheduler(selected, effects: &effects)
+        case .close: dialog = nil
+        case .quit: effects.append(.quit)
+        default: break
+        }
+    }
+
+    /// A choice is saved and applied. Choosing the saved one again matters only when the entries
+    /// are elsewhere (a one-off `--scheduler` put them there): it moves them back.
+    mutating func chooseScheduler(_ choice: SchedulerPreference, effects: inout [Effect]) {
+        dialog = nil
+        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler != choice.rawValue
+        if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
+    }
+
+    /// Says once that the entries moved to another scheduler.
+    mutating func announceMove() {
+        guard let moved = status.moved else { return }
+        notice = Notice(moved)
+        status.moved = nil
     }
 
     // MARK: Help and History
@@ -309,6 +350,12 @@ extension AppState {
         case .sound(let sound):
             guard case .soundList = dialog else { return }
             chooseSound(sound, effects: &effects)
+        case .schedulerLine:
+            guard dialog == nil, screen == .page else { return }
+            openSchedulerList()
+        case .scheduler(let choice):
+            guard case .schedulerList = dialog else { return }
+            chooseScheduler(choice, effects: &effects)
         }
     }
 }

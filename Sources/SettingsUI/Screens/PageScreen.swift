@@ -23,11 +23,15 @@ public enum PageScreen {
         canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
                    role: next.hasPrefix("none") ? .dim : .on)
         line += 1
+        let permission = "   Permission: \(permissionText(p.permission))"
         let source = p.mode == .account
             ? "Server: \(p.accountServer ?? "not set")"
-            : "Scheduler: \(state.status.scheduler ?? (state.status.checked ? "none" : "checking…"))"
-        canvas.put(TextWidth.truncate(" \(source)   Permission: \(permissionText(p.permission))", to: canvas.width - 1, unicode: state.unicode),
+            : SchedulerChooser.line(state, fitting: canvas.width - 2 - TextWidth.of(permission))
+        canvas.put(TextWidth.truncate(" \(source)\(permission)", to: canvas.width - 1, unicode: state.unicode),
                    row: line, column: 0)
+        if p.mode == .guest {
+            canvas.hotspots.append(Hotspot(row: line, columns: 0..<min(canvas.width, 1 + TextWidth.of(source)), target: .schedulerLine))
+        }
         line += 1
         let bottom = canvas.height - 2
         for warning in statusLines(state) where line < bottom {

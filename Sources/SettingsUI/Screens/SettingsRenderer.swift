@@ -18,6 +18,7 @@ public enum SettingsRenderer {
         switch state.dialog {
         case .permission(let focus, _): PermissionPrompt.draw(state, focus: focus, on: &canvas)
         case .soundList(let selected): SoundList.draw(state, selected: selected, on: &canvas)
+        case .schedulerList(let selected): SchedulerChooser.draw(state, selected: selected, on: &canvas)
         case nil: break
         }
         return canvas

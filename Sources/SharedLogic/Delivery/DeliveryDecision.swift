@@ -3,25 +3,43 @@
 public enum DeliveryDecision: Equatable, Sendable {
     case deliver
     case skip(String)
+    /// A scheduled run at another time than the reminder's (the run an entry has for the other
+    /// half of the year): nothing to show and nothing to record.
+    case notTheTime(String)
+
+    /// How late a scheduled run may come and still be the reminder's time (cron starts jobs within
+    /// seconds, a busy or just-resumed machine later). Shorter than the smallest gap between two
+    /// runs of one entry (daylight-saving differences are 30 minutes or more), so of the runs a
+    /// scheduler makes for the two halves of the year only the one at the reminder's time shows it.
+    public static let onTimeWindow: Int64 = 30 * 60
 
     /// - Parameters:
     ///   - lastDelivered: the local day this reminder was last delivered, if ever.
-    ///   - now/zone: the moment of the attempt; `kind` catch-up only delivers after today's time.
-    ///   `kind` test is decided by `decideTest`.
+    ///   - now/zone: the moment of the attempt, and the user's zone. A scheduled run delivers only
+    ///   at the reminder's time in that zone (up to `onTimeWindow` late): a scheduler in another
+    ///   zone has a run for each distance between the zones, and only one of them is the time.
+    ///   A catch-up delivers any time after today's time. `kind` test is decided by `decideTest`.
     public static func decide(
         _ reminder: LocalReminder, kind: DeliveryKind, preferences: NotificationPreferences,
         lastDelivered: CivilDate?, now: Instant, zone: ZoneRules
     ) -> DeliveryDecision {
+        let today = zone.localDateTime(of: now).date
+        let due = ReminderClock.fireInstant(of: reminder.time, on: today, in: zone)
+        // First, so the runs meant for the other half of the year leave no trace at all.
+        if kind == .scheduled && (now < due || now.seconds >= due.seconds + onTimeWindow) {
+            return .notTheTime(notTheTime(reminder.time, local: zone.localDateTime(of: now), zone: zone))
+        }
         if let reason = LocalReminders.blockReason(for: reminder, in: preferences) {
             return .skip(reason.message(for: reminder))
         }
-        let today = zone.localDateTime(of: now).date
         if lastDelivered == today { return .skip("already delivered today (\(today))") }
-        if kind == .catchUp {
-            let due = ReminderClock.fireInstant(of: reminder.time, on: today, in: zone)
-            if now < due { return .skip("not due yet today (due \(reminder.time))") }
-        }
+        if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
         return .deliver
+    }
+
+    /// Why a scheduled run at another time shows nothing (`08:00 in Europe/Berlin, not 09:00`).
+    public static func notTheTime(_ time: DailyTime, local: LocalDateTime, zone: ZoneRules) -> String {
+        "not the reminder's time: \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone.name), not \(time)"
     }
 
     /// `notif test` shows a notification whatever the reminder toggles say, unless notifications are blocked.

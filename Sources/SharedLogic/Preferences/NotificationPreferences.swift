@@ -12,6 +12,8 @@ public struct NotificationPreferences: Equatable, Sendable {
     public var vibration = true
     public var permission: NotificationPermission = .notDetermined
     public var onboardingCompleted = false
+    /// Which scheduler holds the entries: the person's saved choice (`auto` by default).
+    public var scheduler: SchedulerPreference = .auto
     /// The Account server's base URL (`account.server`), when one was set.
     public var accountServer: String?
 

@@ -45,6 +45,7 @@ public enum PreferencesCodec {
         prefs.sound = try enumValue(migrated, "sound", default: prefs.sound)
         prefs.permission = try enumValue(migrated, "permission", default: prefs.permission)
         prefs.onboardingCompleted = try bool(migrated, "onboardingCompleted", default: false)
+        prefs.scheduler = try enumValue(migrated, "scheduler", default: prefs.scheduler)
         if let account = migrated["account"] {
             guard case .object = account else {
                 throw .wrongType(key: "account", expected: "an object", found: account.typeDescription)
@@ -72,6 +73,7 @@ public enum PreferencesCodec {
         doc = doc.setting("vibration", to: .bool(preferences.vibration))
         doc = doc.setting("permission", to: .string(preferences.permission.rawValue))
         doc = doc.setting("onboardingCompleted", to: .bool(preferences.onboardingCompleted))
+        doc = doc.setting("scheduler", to: .string(preferences.scheduler.rawValue))
         let oldAccount = doc["account"].flatMap { $0.objectMembers != nil ? $0 : nil }
         var account = oldAccount ?? .object([])
         if let server = preferences.accountServer {

@@ -2,11 +2,14 @@
 public enum Setting: Equatable, Sendable {
     case toggle(PreferenceToggle)
     case sound
+    /// Which scheduler holds the entries (`auto`, or one by name).
+    case scheduler
 
-    /// In page order: Push Notifications, Tips & Updates, Queue alerts, Promotions, Sound, Vibration.
+    /// In page order: Push Notifications, Tips & Updates, Queue alerts, Promotions, Sound, Vibration,
+    /// then the scheduler choice (shown in the page's status area).
     public static let all: [Setting] = [
         .toggle(.pushNotifications), .toggle(.tipsAndUpdates), .toggle(.queueAlerts), .toggle(.promotions),
-        .sound, .toggle(.vibration),
+        .sound, .toggle(.vibration), .scheduler,
     ]
 
     /// The command-line name (`tips-and-updates`, `sound`).
@@ -14,6 +17,7 @@ public enum Setting: Equatable, Sendable {
         switch self {
         case .toggle(let toggle): return toggle.rawValue
         case .sound: return "sound"
+        case .scheduler: return "scheduler"
         }
     }
 
@@ -21,6 +25,7 @@ public enum Setting: Equatable, Sendable {
         switch self {
         case .toggle(let toggle): return toggle.label
         case .sound: return "Sound"
+        case .scheduler: return "Scheduler choice"
         }
     }
 
@@ -29,6 +34,7 @@ public enum Setting: Equatable, Sendable {
         switch self {
         case .toggle: return ["on", "off"]
         case .sound: return NotificationSound.allCases.map(\.rawValue)
+        case .scheduler: return SchedulerPreference.allCases.map(\.rawValue)
         }
     }
 
@@ -47,6 +53,9 @@ public enum Setting: Equatable, Sendable {
         case .sound:
             guard let sound = NotificationSound(rawValue: value) else { return nil }
             result.sound = sound
+        case .scheduler:
+            guard let scheduler = SchedulerPreference(rawValue: value) else { return nil }
+            result.scheduler = scheduler
         }
         return result
     }
@@ -56,6 +65,7 @@ public enum Setting: Equatable, Sendable {
         switch self {
         case .toggle(let toggle): return preferences[toggle] ? "on" : "off"
         case .sound: return preferences.sound.rawValue
+        case .scheduler: return preferences.scheduler.rawValue
         }
     }
 }

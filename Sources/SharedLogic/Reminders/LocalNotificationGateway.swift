@@ -1,16 +1,28 @@
-/// What a gateway installs for one planned reminder: when, and the commands that deliver it.
+/// What a gateway installs for one planned reminder: when, in which zone, and the commands that deliver it.
 public struct ScheduledEntry: Hashable, Sendable {
     public let reminder: LocalReminder
-    /// The command's argv, absolute binary path first (`/usr/local/bin/notif deliver tips-and-updates`).
+    /// The command's argv, absolute binary path first (`/usr/local/bin/notif deliver --quiet tips-and-updates`),
+    /// or `/usr/bin/env VAR=... PROGRAM ...` when variables go with it.
     public let command: [String]
-    /// The same delivery as a catch-up (`notif deliver --catch-up ID`): it shows the reminder only
+    /// The same delivery as a catch-up (`notif deliver --quiet --catch-up ID`): it shows the reminder only
     /// when today's time has passed and today's was not shown, so it is safe to run at boot or late.
     public let catchUpCommand: [String]
+    /// notif's own program, which both commands run: an entry does nothing once it is gone.
+    public let program: String
+    /// The zone the reminder's time is in: the one notif shows (`TZ` when set, else the system zone).
+    public let zone: ZoneRules
+    /// `TZ` as it was set when the entry was made (it goes with the commands), nil when notif
+    /// used the system zone: the entry then follows the system zone as the scheduler does.
+    public let zoneVariable: String?
 
-    public init(reminder: LocalReminder, command: [String], catchUpCommand: [String]) {
+    public init(reminder: LocalReminder, command: [String], catchUpCommand: [String], program: String? = nil,
+                zone: ZoneRules = .utc, zoneVariable: String? = nil) {
         self.reminder = reminder
         self.command = command
         self.catchUpCommand = catchUpCommand
+        self.program = program ?? command.first ?? ""
+        self.zone = zone
+        self.zoneVariable = zoneVariable
     }
 }
 
@@ -38,4 +50,11 @@ public protocol LocalNotificationGateway {
     func install(_ entry: ScheduledEntry) throws(GatewayError)
     /// Removes the entry for `id`; removing a missing entry is not an error.
     func cancel(_ id: String) throws(GatewayError)
+    /// When an installed entry (as `installed()` reported it) really fires, in words, for
+    /// `status`; `userZone` is the zone notif shows. nil when there is nothing to add.
+    func firing(_ installed: String, userZone: ZoneRules) -> String?
+}
+
+extension LocalNotificationGateway {
+    public func firing(_ installed: String, userZone: ZoneRules) -> String? { nil }
 }

@@ -35,3 +35,17 @@ public struct ApplyReport: Equatable, Sendable {
     }
     public func result(for id: String) -> ReminderResult? { outcomes.first { $0.id == id }?.result }
 }
+
+extension ReminderResult {
+    /// A few words for logs (`scheduled`, `not scheduled: Push Notifications is off`).
+    public func summary(for id: String) -> String {
+        switch self {
+        case .installed: return "scheduled"
+        case .cancelled: return "cancelled"
+        case .unchanged: return "unchanged"
+        case .blocked(let reason):
+            return "not scheduled: " + (LocalReminders.all.first { $0.id == id }.map(reason.message(for:)) ?? "blocked")
+        case .failed(let why): return "failed: " + why
+        }
+    }
+}

@@ -30,16 +30,17 @@ struct PageEffects {
             let saved = (try? context.store.load().preferences) ?? current
             return .commitFailed(changes: changes, preferences: saved, message: error.description)
         }
-        return apply()
+        // A scheduler picked in the chooser is honoured even when it was the saved one already.
+        return apply(choosing: changes.contains { if case .scheduler = $0 { return true } else { return false } })
     }
 
-    func apply() -> Action {
+    func apply(choosing: Bool = false) -> Action {
         do {
-            let outcome = try service.apply()
+            let outcome = try service.apply(choosing: choosing)
             return .committed(preferences: outcome.preferences, status: status(from: outcome), problem: problem(in: outcome))
         } catch {
             let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
-            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: error.description)
+            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: "Not scheduled: \(error.description)")
         }
     }
 
@@ -72,7 +73,22 @@ struct PageEffects {
     func refreshedStatus(_ fallback: SchedulerStatus) -> SchedulerStatus {
         guard let report = try? service.status() else { return fallback }
         return SchedulerStatus(scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
-                               warnings: report.warnings, nextFire: nextFire())
+                               warnings: report.warnings, nextFire: nextFire(), options: options(report.schedulers),
+                               overridden: report.choice.forced)
+    }
+
+    /// The chooser's lines: what auto would use now, then each scheduler's usability here.
+    func options(_ schedulers: [SchedulerUsability]? = nil) -> [SchedulerOption] {
+        let probe = context.probe()
+        let auto = service.autoChoice(probe: probe)
+        let now = auto.kind.map { "now \($0.rawValue): \(auto.why)" } ?? auto.why
+        let reason = "notif picks a scheduler and keeps the reminder there while it can hold it; " + now
+        return [SchedulerOption(choice: .auto, usable: true, reason: reason)]
+            + (schedulers ?? SchedulerUsability.all(probe: probe)).compactMap { usability in
+                SchedulerPreference(rawValue: usability.kind.rawValue).map {
+                    SchedulerOption(choice: $0, usable: usability.canHold, reason: usability.reason)
+                }
+            }
     }
 
     /// The first frame does not wait for the time zone (a file to read and parse) or the
@@ -87,18 +103,22 @@ struct PageEffects {
             planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? item.id : nil
         })
         return SchedulerStatus(scheduler: outcome.choice.kind?.rawValue, installed: installed,
-                               warnings: outcome.choice.warnings, nextFire: nextFire())
+                               warnings: outcome.choice.warnings, nextFire: nextFire(), options: options(),
+                               overridden: outcome.choice.forced, moved: Presenter.changeLine(outcome))
     }
 
-    /// Failures worth the error line (a missing scheduler already shows as a warning).
+    /// Failures worth the error line (a missing scheduler already shows as a warning): an entry
+    /// that should be gone but may still fire comes first, with how to stop it.
     func problem(in outcome: ApplyOutcome) -> String? {
         guard outcome.choice.kind != nil else { return nil }
-        let failures = outcome.moves.flatMap(\.report.failures) + outcome.report.failures
-        let messages = failures.compactMap { item -> String? in
+        let presenter = Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint)
+        let stillFiring = presenter.stillFiring(outcome)
+        if !stillFiring.isEmpty { return stillFiring.map { "\($0.title) may still fire: \($0.detail)" }.joined(separator: "; ") }
+        let messages = outcome.report.failures.compactMap { item -> String? in
             if case .failed(let message) = item.result { return message }
             return nil
         }
-        return messages.isEmpty ? nil : messages.joined(separator: "; ")
+        return messages.isEmpty ? nil : "Not scheduled: " + messages.joined(separator: "; ")
     }
 
     func nextFire() -> [String: LocalDateTime] {

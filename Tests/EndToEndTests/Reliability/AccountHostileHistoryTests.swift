@@ -22,7 +22,7 @@ import Testing
 
     func gets(_ server: AccountServer) -> Int { server.requests().filter { $0["method"] as? String == "GET" }.count }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func aFailingServiceAndAFloodOfItemsGiveBoundedWork() throws {
         let sandbox = Sandbox()
         let fakes = try FakeTools(in: sandbox)
@@ -76,7 +76,7 @@ import Testing
         #expect(shown.contains("\"item-0\"") && shown.contains("\"item-199\"") && !shown.contains("pwned"))
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func serverTextReachesTheServiceWithoutMarkupOrControls() throws {
         let sandbox = Sandbox()
         let fakes = try FakeTools(in: sandbox)

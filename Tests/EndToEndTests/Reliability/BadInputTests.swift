@@ -91,6 +91,8 @@ struct BadSettings: Sendable, CustomTestStringConvertible {
         BadSettings("permission with a space", .corrupt(problem: #""permission" is "granted ""#), #"{"permission": "granted "}"#),
         BadSettings("onboardingCompleted as an object", .corrupt(problem: #""onboardingCompleted" is an object"#), #"{"onboardingCompleted": {}}"#),
         BadSettings("account as a string", .corrupt(problem: #""account" is a string"#), #"{"account": "https://example.org"}"#),
+        BadSettings("unknown scheduler", .corrupt(problem: #""scheduler" is "anacron", expected one of auto, systemd, cron, embedded"#), #"{"scheduler": "anacron"}"#),
+        BadSettings("scheduler as a boolean", .corrupt(problem: #""scheduler" is a boolean"#), #"{"scheduler": true}"#),
         BadSettings("account.server as a number", .corrupt(problem: #""account.server" is a number"#), #"{"account": {"server": 443}}"#),
         BadSettings("a 500,000-character value", .corrupt(problem: "… (500000 characters)"), #"{"sound": ""# + repeated("x", 500_000) + #""}"#),
         BadSettings("escape sequences in a value", .corrupt(problem: #""sound" is "\u{1B}]0;owned\u{7}\u{1B}[2J\u{9B}31m""#),
@@ -186,7 +188,7 @@ struct BadSettings: Sendable, CustomTestStringConvertible {
                 let before = try #require(try JSONSerialization.jsonObject(with: originalBytes) as? [String: Any])
                 let after = try #require(try JSONSerialization.jsonObject(with: afterBytes) as? [String: Any])
                 let known: Set<String> = ["version", "mode", "pushNotifications", "tipsAndUpdates", "queueAlerts", "promotions",
-                                          "sound", "vibration", "permission", "onboardingCompleted"]
+                                          "sound", "vibration", "permission", "onboardingCompleted", "scheduler"]
                 for (key, value) in before where !known.contains(key) {
                     #expect(after[key].map { NSDictionary(dictionary: [key: $0]) } == NSDictionary(dictionary: [key: value]), "\(key) kept: \(what)")
                 }

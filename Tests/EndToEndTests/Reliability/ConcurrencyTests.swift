@@ -98,7 +98,7 @@ struct ConcurrencyTests {
         #expect(try user.run([binary, "apply"], env).status == 0)
         let planned = (document["pushNotifications"] as? Bool ?? false) && (document["tipsAndUpdates"] as? Bool ?? false)
             && (document["permission"] as? String) == "granted"
-        #expect(try user.crontab().contains("deliver tips-and-updates") == planned)
+        #expect(try user.crontab().contains("deliver --quiet tips-and-updates") == planned)
         let vibration = document["vibration"] as? Bool ?? true
         for (label, key) in [("Push Notifications", "pushNotifications"), ("Tips & Updates", "tipsAndUpdates"),
                              ("Queue alerts", "queueAlerts"), ("Promotions", "promotions")] {

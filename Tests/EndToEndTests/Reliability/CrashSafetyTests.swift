@@ -46,7 +46,7 @@ struct CrashSafetyTests {
         let on = settings.contains("\"tipsAndUpdates\": true")
         let crontab = try user.crontab()
         #expect(crontab.hasPrefix(mine))
-        #expect(crontab.contains("deliver tips-and-updates") == on, "settings say \(on ? "on" : "off"):\n\(crontab)")
+        #expect(crontab.contains("deliver --quiet tips-and-updates") == on, "settings say \(on ? "on" : "off"):\n\(crontab)")
         let status = try user.run([binary, "status", "--json"], env)
         #expect(status.stdout.contains("\"inSync\": true"), "\(status)")
         // Enough of the kills must land while notif was working, or this proves little.

@@ -106,37 +106,67 @@ func dunstShown(by user: TestUser, _ environment: [String: String]) throws -> [(
     }
 }
 
-/// A cron daemon whose clock starts at a chosen moment (libfaketime), in a private mount
-/// namespace (its own /run for the pid file) so it never collides with a cron the machine runs.
-/// With `bootJobs` it behaves as at system startup and runs every `@reboot` job; otherwise the
-/// marker cron leaves at startup (/run/crond.reboot) is put there first.
-final class FakeTimeCron {
-    private let process: Process
+/// A private mount namespace whose system zone is `zone` (/etc/localtime is bound to that zone's
+/// file there; it resolves to Etc/UTC's file on this machine, so in the namespace Etc/UTC reads
+/// as `zone`) with its own /run, held open by a sleeping process. A real cron daemon started in it
+/// (`startCron`) never meets another cron's pid file and runs jobs in `zone`; notif computes
+/// cron lines from the system zone, so commands that write them run in it too (`run(as:)`).
+/// Real clocks: the static release binary ignores libfaketime.
+final class ZonedSystem {
+    let zone: String
+    private let holder: Process
+    private var crons: [Process] = []
 
-    init(startingAt stamp: String, bootJobs: Bool = false) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        let marker = bootJobs ? "" : " && touch /run/crond.reboot"
-        process.arguments = ["--mount", "--propagation", "private", "sh", "-c",
-                             "mount -t tmpfs tmpfs /run\(marker) && exec faketime -f '@\(stamp)' /usr/sbin/cron -f -L 15"]
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TZ": "UTC"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    init(zone: String) throws {
+        self.zone = zone
+        holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        holder.arguments = ["--mount", "--propagation", "private", "sh", "-c",
+                            "mount -t tmpfs tmpfs /run && mount --bind /usr/share/zoneinfo/\(zone) /etc/localtime && exec sleep 3600"]
+        holder.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        let pid = holder.processIdentifier
+        guard waitUntil(10, { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("sleep") == true }) else {
+            throw E2EFailure("the namespace for \(zone) was not set up")
+        }
     }
 
-    /// faketime (the process started) and the cron it runs.
-    var isRunning: Bool { process.isRunning && !children.isEmpty }
+    private var enter: [String] { ["/usr/bin/nsenter", "-t", String(holder.processIdentifier), "-m", "--"] }
 
-    private var children: [pid_t] {
-        let pid = process.processIdentifier
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        return text.split(separator: " ").compactMap { pid_t($0) }
+    /// Starts `cron -f` in the namespace, with `TZ` set to the zone as well. With `bootJobs` it
+    /// behaves as at system startup and runs every `@reboot` job; otherwise the marker cron
+    /// leaves at startup (/run/crond.reboot) is put there first.
+    func startCron(bootJobs: Bool) throws {
+        let cron = Process()
+        cron.executableURL = URL(fileURLWithPath: enter[0])
+        cron.arguments = Array(enter.dropFirst()) + ["sh", "-c", (bootJobs ? "" : "touch /run/crond.reboot && ") + "exec /usr/sbin/cron -f -L 15"]
+        cron.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TZ": zone]
+        cron.standardOutput = FileHandle.nullDevice
+        cron.standardError = FileHandle.nullDevice
+        try cron.run()
+        crons.append(cron)
+        let pid = cron.processIdentifier
+        guard waitUntil(10, { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("cron") == true }) else {
+            throw E2EFailure("cron did not start in the \(zone) namespace")
+        }
+    }
+
+    var cronRunning: Bool { !crons.isEmpty && crons.allSatisfy(\.isRunning) }
+
+    /// Runs `argv` as `user` (exactly `user.environment(extra)`) inside the namespace.
+    func run(as user: TestUser, _ argv: [String], _ extra: [String: String] = [:]) throws -> RunResult {
+        let env = user.environment(extra)
+        return try EndToEndTests.run(enter + ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"]
+                                        + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + argv,
+                                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
     }
 
     deinit {
-        for child in children { kill(child, SIGKILL) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        for process in crons + [holder] {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 }

@@ -45,7 +45,6 @@ final class LiveUserManager {
     var busAddress: String { "unix:path=\(runtimeDirectory)/bus" }
     /// The manager's pid (the namespace's first process), while it runs.
     var pid: pid_t? { process.flatMap { $0.isRunning ? $0.pid : nil } }
-    var stampFile: String { user.home + "/.local/share/systemd/timers/stamp-notif-tips-and-updates.timer" }
 
     /// The cgroup hierarchies a manager needs a directory in: the named systemd one and the
     /// unified one on a hybrid machine, the root of a pure cgroup v2 one.

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxGateway
 
 /// The notif binary `swift build` made, next to this test bundle.
 enum NotifBinary {
@@ -13,16 +14,44 @@ enum NotifBinary {
         fatalError("notif binary not found near \(bundle.path); run `swift build` first")
     }()
 
+    /// The static release binary (`make release`), which `make run` and `make install` ship:
+    /// what the end-to-end tests of real schedulers run. It must not be older than the debug
+    /// build next to this test bundle (a stale one would test old code).
+    static func release() throws -> String {
+        let debug = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let release = debug.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("release/notif").path
+        let modified = { (p: String) in (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? nil }
+        guard FileManager.default.isExecutableFile(atPath: release), let built = modified(release), let tested = modified(debug.path) else {
+            throw E2EFailure("no release binary at \(release): run `make release` (make test builds it first)")
+        }
+        guard built >= tested.addingTimeInterval(-5) else {
+            throw E2EFailure("\(release) is older than the debug build next to the tests: run `make release` first")
+        }
+        return release
+    }
+
+    /// A copy of the release binary, like `publicCopy`.
+    static func releaseCopy(in sandbox: Sandbox, directory: String = "rel bin 100%") throws -> String {
+        let dir = sandbox.path + "/" + directory
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let target = dir + "/notif"
+        let copied = try run(["cp", try release(), target], environment: ["PATH": "/usr/bin:/bin"])
+        guard copied.status == 0 else { throw E2EFailure("cp notif: \(copied)") }
+        for p in [sandbox.path, dir] { chmod(p, 0o755) }
+        chmod(target, 0o755)
+        return target
+    }
+
     /// A copy in a world-readable directory whose path holds a space and a `%`, so throwaway
     /// users can run it and every scheduler's quoting is exercised.
-    static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%", of binary: String = path) throws -> String {
+    static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%") throws -> String {
         let dir = sandbox.path + "/" + directory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let target = dir + "/notif"
         // Copied by `cp`, not in this process: a file this multi-threaded process held open for
         // writing would leak into children other tests spawn meanwhile, and exec would then fail
         // with "Text file busy".
-        let copied = try run(["cp", binary, target], environment: ["PATH": "/usr/bin:/bin"])
+        let copied = try run(["cp", path, target], environment: ["PATH": "/usr/bin:/bin"])
         guard copied.status == 0 else { throw E2EFailure("cp notif: \(copied)") }
         for p in [sandbox.path, dir] { chmod(p, 0o755) }
         chmod(target, 0o755)
@@ -42,6 +71,10 @@ final class Sandbox {
     var configDir: String { path + "/home/.config/notif" }
     var stateDir: String { path + "/home/.local/state/notif" }
     var settingsPath: String { configDir + "/settings.json" }
+    /// The tag of this sandbox's configuration in entry names (`notif-tips-and-updates-TAG.timer`).
+    var tag: String { ConfigurationID(settingsPath: settingsPath, isDefault: false).tag }
+    /// The built-in schedule's Tips & Updates entry.
+    var embeddedEntry: String { stateDir + "/embedded/tips-and-updates." + tag }
 
     /// A clean environment: nothing of the test runner's leaks in.
     /// The built-in scheduler unless `extra` says otherwise (`NOTIF_SCHEDULER: ""` detects):

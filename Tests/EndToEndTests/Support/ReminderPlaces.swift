@@ -13,11 +13,16 @@ struct ReminderPlaces {
 
     static func of(_ user: TestUser) throws -> ReminderPlaces {
         let units = user.home + "/.config/systemd/user"
+        // Entries carry their configuration's tag (`notif-tips-and-updates-TAG.timer`, `tips-and-updates.TAG`).
+        func named(_ dir: String, _ prefix: String, _ suffixes: [String] = [""]) -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { name in
+                name.hasPrefix(prefix) && suffixes.contains { name.hasSuffix($0) }
+            }
+        }
         return ReminderPlaces(
-            cron: try user.crontab().contains("deliver tips-and-updates"),
-            systemd: FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.timer")
-                || FileManager.default.fileExists(atPath: units + "/notif-tips-and-updates.service"),
-            enabled: (try? FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/notif-tips-and-updates.timer")) != nil,
-            embedded: FileManager.default.fileExists(atPath: user.stateDir + "/embedded/tips-and-updates"))
+            cron: try user.crontab().contains("deliver --quiet tips-and-updates"),
+            systemd: named(units, "notif-tips-and-updates", [".timer", ".service"]),
+            enabled: named(units + "/timers.target.wants", "notif-tips-and-updates", [".timer"]),
+            embedded: named(user.stateDir + "/embedded", "tips-and-updates"))
     }
 }

@@ -72,6 +72,11 @@ struct TestUser {
     }
 
     var crontabFile: String { "/var/spool/cron/crontabs/\(name)" }
+    /// The tag of the user's default configuration in entry names (`notif-tips-and-updates-TAG.timer`).
+    var tag: String { ConfigurationID(settingsPath: settingsPath, isDefault: true).tag }
+    /// `notif-tips-and-updates-TAG.timer`, `….service`: the default configuration's units.
+    var timerName: String { "notif-tips-and-updates-\(tag).timer" }
+    var serviceName: String { "notif-tips-and-updates-\(tag).service" }
     var settingsPath: String { home + "/.config/notif/settings.json" }
     var stateDir: String { home + "/.local/state/notif" }
 

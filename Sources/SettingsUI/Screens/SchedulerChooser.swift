@@ -1,0 +1,70 @@
+import SharedLogic
+
+/// The `Scheduler:` line of the status area and the chooser it opens (`s`, or a click on the
+/// line): auto, systemd, cron and embedded, each with whether it can be used here and why.
+enum SchedulerChooser {
+    /// `Scheduler: cron (auto; s changes)`: the scheduler in use, what put it there, and the key,
+    /// shortened to fit `width` (the key first, then the note).
+    static func line(_ state: AppState, fitting width: Int) -> String {
+        let status = state.status
+        let inUse = status.scheduler ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
+        let saved = state.preferences.scheduler
+        var note: String?
+        if status.checked {
+            if status.overridden {
+                note = "--scheduler"
+            } else if saved == .auto {
+                note = "auto"
+            } else if saved.rawValue == status.scheduler {
+                note = "chosen"
+            } else if status.scheduler != nil {
+                note = "kept; chosen: \(saved.rawValue)"
+            }
+        }
+        let candidates = [
+            "Scheduler: \(inUse)" + (note.map { " (\($0); s changes)" } ?? " (s changes)"),
+            "Scheduler: \(inUse)" + (note.map { " (\($0))" } ?? ""),
+            "Scheduler: \(inUse)",
+        ]
+        return candidates.first { TextWidth.of($0) <= width } ?? candidates[candidates.count - 1]
+    }
+
+    /// What a choice means here, from the shell's last look at the machine.
+    static func option(_ choice: SchedulerPreference, in status: SchedulerStatus) -> SchedulerOption? {
+        status.options.first { $0.choice == choice }
+    }
+
+    static func draw(_ state: AppState, selected: SchedulerPreference, on canvas: inout Canvas) {
+        let choices = SchedulerPreference.allCases
+        let width = min(canvas.width - 4, 64)
+        let inner = width - 4
+        let reasonRows = 3
+        let height = choices.count + reasonRows + 5
+        let top = max(1, (canvas.height - height) / 2)
+        let left = (canvas.width - width) / 2
+        Chrome.box(top: top, left: left, width: width, height: height, title: "Scheduler", state: state, on: &canvas)
+        for (i, choice) in choices.enumerated() {
+            let row = top + 2 + i
+            let isSelected = choice == selected
+            let mark = choice == state.preferences.scheduler ? (state.unicode ? "●" : "*") : " "
+            let usable: String
+            switch option(choice, in: state.status)?.usable {
+            case nil: usable = state.unicode ? "checking…" : "checking..."
+            case true?: usable = choice == .auto ? "notif picks" : "usable"
+            case false?: usable = "not usable"
+            }
+            let text = (isSelected ? (state.unicode ? "› " : "> ") : "  ") + mark + " " + choice.rawValue.padding(to: 10) + usable
+            canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: isSelected ? .focused : .dialog)
+            canvas.put(TextWidth.truncate(text, to: inner, unicode: state.unicode), row: row, column: left + 2, role: isSelected ? .focused : .dialog)
+            canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .scheduler(choice)))
+            if isSelected { canvas.cursor = (row, left + 2) }
+        }
+        // The highlighted choice in full: why it can or cannot be used.
+        let reason = option(selected, in: state.status)?.reason ?? "notif has not looked at the schedulers yet."
+        Chrome.paragraph(reason, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
+                         maxRows: reasonRows, on: &canvas)
+        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
+        Chrome.keyBar(state, context: .list, on: &canvas)
+    }
+}
+

@@ -1,0 +1,6 @@
+/// The scheduler the person chose to hold notif's entries (`scheduler` in settings.json).
+/// `auto` lets notif pick one and keep it while it can still hold the entries.
+public enum SchedulerPreference: String, CaseIterable, Sendable {
+    case auto, systemd, cron, embedded
+
+}

@@ -1,0 +1,177 @@
+import Testing
+import SharedLogic
+import Storage
+@testable import LinuxGateway
+
+/// The rules for the saved scheduler choice, without files: `auto` keeps the entries where
+/// they are while that scheduler can hold them; entries move when the saved choice changes,
+/// when the holder can no longer hold them, or for one run with `--scheduler`.
+@Suite struct SchedulerChoiceRuleTests {
+    let all: Set<SchedulerKind> = [.systemd, .cron, .embedded]
+
+    /// A probe with every fact given (a fresh instance each time: its facts are fixed).
+    func probe(manager: Bool = false, booted: Bool = false, cronDaemon: Bool = false, crontab: String? = nil,
+               notifDaemon: Bool = false, autostart: Bool = false) -> SchedulerProbe {
+        SchedulerProbe(systemdUserManagerRunning: manager, cronDaemonRunning: cronDaemon, crontabProblem: crontab,
+                       embeddedDaemonRunning: notifDaemon, systemdBooted: booted, embeddedAutostart: autostart)
+    }
+
+    func decide(_ saved: SchedulerPreference, held: (SchedulerKind, SchedulerPreference)?, _ probe: SchedulerProbe,
+                override: SchedulerKind? = nil, choosing: Bool = false) -> SchedulerChoice {
+        SchedulerDetection.decide(override: override, saved: saved, placement: held.map { SchedulerPlacement(holder: $0.0, choice: $0.1) },
+                                  choosing: choosing, probe: probe, available: all)
+    }
+
+    /// Each row: the holder, and a probe that changed since (what `auto` alone would pick now differs).
+    @Test func probeFlickersDoNotMoveEntries() {
+        let flickers: [(held: SchedulerKind, now: SchedulerProbe, why: String)] = [
+            (.systemd, probe(booted: true, cronDaemon: true), "the user manager stopped at logout; cron runs"),
+            (.systemd, probe(booted: true), "the user manager stopped; nothing else runs"),
+            (.cron, probe(manager: true, booted: true), "a systemd user manager appeared; the cron daemon is restarting"),
+            (.cron, probe(manager: true, cronDaemon: true), "a systemd user manager appeared"),
+            (.embedded, probe(manager: true, notifDaemon: true), "a user manager appeared while notif daemon runs"),
+            (.embedded, probe(manager: true, cronDaemon: true, autostart: true), "notif daemon restarting; it starts at login"),
+        ]
+        for flicker in flickers {
+            let picked = SchedulerDetection.choose(forced: nil, probe: flicker.now, available: all).kind
+            #expect(picked != flicker.held, "the row must be one where auto alone would pick another: \(flicker.why)")
+            let choice = decide(.auto, held: (flicker.held, .auto), flicker.now)
+            #expect(choice.kind == flicker.held, "\(flicker.why): \(choice)")
+            #expect(choice.why == "\(flicker.held.rawValue) holds the reminder and can still hold it")
+        }
+    }
+
+    @Test func aSavedChangeMovesThem() {
+        let machine = probe(manager: true, booted: true, cronDaemon: true)
+        for saved in [SchedulerPreference.systemd, .embedded] {
+            let choice = decide(saved, held: (.cron, .auto), machine)
+            #expect(choice.kind?.rawValue == saved.rawValue && choice.why == "you chose \(saved.rawValue)", "\(choice)")
+        }
+        // A named choice is used even when its daemon does not run (with a warning).
+        let idle = decide(.cron, held: (.systemd, .systemd), probe(booted: true))
+        #expect(idle.kind == .cron && idle.warnings.contains { $0.contains("the cron daemon is not running") })
+        // Back to auto: the holder can still hold them, so nothing moves.
+        #expect(decide(.auto, held: (.cron, .cron), machine).kind == .cron)
+    }
+
+    @Test func anUnusableHolderMovesThem() {
+        let cronGone = decide(.auto, held: (.cron, .auto), probe(manager: true, crontab: "crontab is not installed (Debian: apt install cron)"))
+        #expect(cronGone.kind == .systemd)
+        #expect(cronGone.why == "cron can no longer hold it (crontab is not installed (Debian: apt install cron)); auto picked systemd: a systemd user manager runs")
+        // The built-in scheduler with nothing to run it: no daemon, no autostart.
+        #expect(decide(.auto, held: (.embedded, .auto), probe(manager: true)).kind == .systemd)
+        #expect(decide(.auto, held: (.embedded, .auto), probe(cronDaemon: true)).kind == .cron)
+        // A machine not started with systemd whose user manager is gone.
+        #expect(decide(.auto, held: (.systemd, .auto), probe(cronDaemon: true)).kind == .cron)
+        // Entries `--scheduler` put on a scheduler that can no longer hold them go to the named choice.
+        let back = decide(.cron, held: (.embedded, .cron), probe())
+        #expect(back.kind == .cron && back.why.hasPrefix("embedded can no longer hold it (") && back.why.hasSuffix("; you chose cron"))
+    }
+
+    @Test func anOverrideIsForOneRunAndNoLaterPlainRunUndoesIt() {
+        let machine = probe(manager: true, booted: true, cronDaemon: true)
+        let once = decide(.auto, held: (.systemd, .auto), machine, override: .cron)
+        #expect(once.kind == .cron && once.forced && once.why == "--scheduler cron was given for this run")
+        // What that run recorded: cron, under the saved choice auto. Plain runs keep it.
+        #expect(decide(.auto, held: (.cron, .auto), machine).kind == .cron)
+        // With a named saved choice too, until that choice is made again.
+        let kept = decide(.systemd, held: (.cron, .systemd), machine)
+        #expect(kept.kind == .cron && kept.why.contains("put there with --scheduler; `notif set scheduler systemd` moves it"))
+        #expect(decide(.systemd, held: (.cron, .systemd), machine, choosing: true).kind == .systemd)
+    }
+
+    @Test func withNothingRecordedAutoPicksAndANamedChoiceIsUsed() {
+        let machine = probe(booted: true, cronDaemon: true)
+        let picked = decide(.auto, held: nil, machine)
+        #expect(picked.kind == .cron && picked.why == "auto picked cron: the cron daemon runs")
+        #expect(decide(.embedded, held: nil, machine).kind == .embedded)
+    }
+
+    @Test func thePlacementFileKeepsTheChoiceAndReadsOlderFiles() {
+        let placement = SchedulerPlacement(holder: .cron, choice: .systemd)
+        #expect(placement.text == "cron\nchoice systemd\n")
+        #expect(SchedulerPlacement(parsing: placement.text) == placement)
+        // Older notifs wrote only the scheduler: it was picked afresh each run, as auto does.
+        #expect(SchedulerPlacement(parsing: "embedded\n") == SchedulerPlacement(holder: .embedded, choice: .auto))
+        #expect(SchedulerPlacement(parsing: "cron\nchoice nonsense\n") == SchedulerPlacement(holder: .cron, choice: .auto))
+        #expect(SchedulerPlacement(parsing: "anacron\n") == nil && SchedulerPlacement(parsing: "") == nil)
+    }
+
+    @Test func eachSchedulerSaysWhetherItCanBeUsedAndWhy() {
+        func state(_ kind: SchedulerKind, _ probe: SchedulerProbe) -> SchedulerUsability.State { SchedulerUsability.of(kind, probe: probe).state }
+        #expect(state(.systemd, probe(manager: true)) == .ready)
+        #expect(state(.systemd, probe(booted: true)) == .waiting)
+        #expect(state(.systemd, probe()) == .unusable)
+        #expect(state(.cron, probe(cronDaemon: true)) == .ready)
+        #expect(state(.cron, probe()) == .waiting, "a cron daemon that is not running now still runs the crontab once it starts")
+        #expect(state(.cron, probe(cronDaemon: true, crontab: "u is not in /etc/cron.allow")) == .unusable)
+        #expect(SchedulerUsability.of(.cron, probe: probe(crontab: "u is not in /etc/cron.allow")).reason == "u is not in /etc/cron.allow")
+        #expect(state(.embedded, probe(notifDaemon: true)) == .ready)
+        #expect(state(.embedded, probe(autostart: true)) == .waiting)
+        #expect(state(.embedded, probe()) == .unusable)
+        #expect(SchedulerUsability.of(.embedded, probe: probe()).reason.contains("`notif daemon --install-autostart`"))
+        #expect(SchedulerUsability.all(probe: probe()).map(\.kind) == [.systemd, .cron, .embedded])
+    }
+}
+
+/// The same rules through `apply` and `status`, with the scratch files, the in-memory crontab
+/// and systemctl on the scratch directory.
+@Suite struct SavedSchedulerChoiceTests {
+    func on(_ fixture: ServiceFixture) throws {
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+    }
+
+    func holders(_ fixture: ServiceFixture) throws -> [SchedulerKind] {
+        try SchedulerKind.allCases.filter { try fixture.service.gateway(for: $0)!.installed()["tips-and-updates"] != nil }
+    }
+
+    /// The reproduction: `--scheduler cron set tips-and-updates on`, then a plain run.
+    @Test func aPlainRunAfterAnOverrideLeavesTheEntriesWhereTheOverridePutThem() throws {
+        var fixture = ServiceFixture()
+        fixture.scheduler = .cron
+        try on(fixture)
+        #expect(try fixture.service.apply().succeeded)
+        fixture.scheduler = nil
+        // Whatever auto alone would pick now (systemd here), cron can still hold the entry.
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: true, cronDaemonRunning: false, crontabProblem: nil, systemdBooted: true)
+        let plain = try fixture.service.apply()
+        #expect(plain.succeeded && plain.change == nil && plain.report.result(for: "tips-and-updates") == .unchanged)
+        #expect(try holders(fixture) == [.cron])
+        let status = try fixture.service.status()
+        #expect(status.choice.kind == .cron && status.inSync && status.installed == ["tips-and-updates"])
+        #expect(fixture.service.json(status)["schedulerChoice"] == .string("auto"))
+        #expect(fixture.service.json(status)["scheduler"] == .string("cron"))
+    }
+
+    @Test func savingAChoiceMovesTheEntriesAndSaysWhy() throws {
+        var fixture = ServiceFixture()
+        try on(fixture)
+        _ = try fixture.service.apply()
+        fixture.scheduler = nil
+        try fixture.save { $0.scheduler = .systemd }
+        let moved = try fixture.service.apply(choosing: true)
+        #expect(moved.succeeded)
+        #expect(moved.change == SchedulerChange(from: .cron, to: .systemd, why: "you chose systemd"))
+        #expect(try holders(fixture) == [.systemd])
+        #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "systemd\nchoice systemd\n")
+        #expect(fixture.crontab.current == nil, "the cron block is gone")
+        let again = try fixture.service.apply()
+        #expect(again.change == nil && again.report.result(for: "tips-and-updates") == .unchanged)
+    }
+
+    @Test func choosingTheSavedSchedulerAgainBringsBackEntriesAnOverrideMoved() throws {
+        var fixture = ServiceFixture()
+        fixture.scheduler = nil
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil, embeddedAutostart: true)
+        try on(fixture)
+        try fixture.save { $0.scheduler = .cron }
+        _ = try fixture.service.apply(choosing: true)
+        fixture.scheduler = .embedded
+        #expect(try fixture.service.apply().change?.to == .embedded)
+        fixture.scheduler = nil
+        #expect(try fixture.service.apply().change == nil && holders(fixture) == [.embedded], "a plain run does not undo --scheduler")
+        let back = try fixture.service.apply(choosing: true)
+        #expect(back.change == SchedulerChange(from: .embedded, to: .cron, why: "you chose cron"))
+        #expect(try holders(fixture) == [.cron])
+    }
+}

@@ -1,0 +1,122 @@
+import Testing
+import SharedLogic
+@testable import SettingsUI
+
+/// The `Scheduler:` line of the status area and the chooser it opens.
+@Suite struct SchedulerChooserTests {
+    /// What the shell reports on a machine with cron only: auto keeps cron.
+    static let cronHolds = SchedulerStatus(
+        scheduler: "cron", installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.cronFiring.nextFire,
+        options: [
+            SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
+            SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
+            SchedulerOption(choice: .cron, usable: true, reason: "the cron daemon runs"),
+            SchedulerOption(choice: .embedded, usable: false, reason: "fires only while `notif daemon` runs, and it is not running (`notif daemon --install-autostart` starts it at login)"),
+        ])
+
+    func script(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> Script {
+        Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted; change(&$0) }, status: Self.cronHolds)
+    }
+
+    @Test func theLineSaysWhichSchedulerWhyAndTheKey() {
+        #expect(script().screen.contains(" Scheduler: cron (auto; s changes)   Permission: allowed"))
+        #expect(script { $0.scheduler = .cron }.screen.contains(" Scheduler: cron (chosen; s changes)"))
+        // Entries a one-off --scheduler put on cron while systemd is the saved choice.
+        #expect(script { $0.scheduler = .systemd }.screen.contains(" Scheduler: cron (kept; chosen: systemd; s changes)"))
+        var overridden = script()
+        overridden.state.status.overridden = true
+        #expect(overridden.screen.contains(" Scheduler: cron (--scheduler; s changes)"))
+        // Narrow terminals drop the key, then the note, before the permission is cut.
+        var narrow = script()
+        narrow.send(.resize(TerminalSize(width: 56, height: 16)))
+        #expect(narrow.screen.contains(" Scheduler: cron (auto)   Permission: allowed"))
+        var narrowest = script { $0.permission = .notDetermined }
+        narrowest.send(.resize(SettingsApp.minimumSize))
+        #expect(narrowest.screen.contains(" Scheduler: cron   Permission: not decided"))
+    }
+
+    @Test func sOpensTheChooserOnTheSavedChoiceAndEnterSavesAnother() {
+        var s = script()
+        #expect(KeyMap.command(for: .char("s"), in: .page) == .scheduler)
+        #expect(s.press(.char("s")).isEmpty)
+        #expect(s.state.dialog == .schedulerList(selected: .auto))
+        assertSnapshot(s.canvas, named: "scheduler-chooser")
+        #expect(s.canvas.cursor?.row == s.canvas.row(containing: "› ● auto"))
+        s.press(.down, .char("j"))
+        #expect(s.state.dialog == .schedulerList(selected: .cron))
+        #expect(s.screen.contains("› ") && s.screen.contains("the cron daemon runs"))
+        s.press(.down, .down, .down)
+        #expect(s.state.dialog == .schedulerList(selected: .embedded), "stops at the last")
+        #expect(s.screen.contains("embedded  not usable") && s.screen.contains("fires only while `notif daemon` runs"))
+        s.press(.up)
+        #expect(s.press(.enter) == [.commit([.scheduler(.cron)])])
+        #expect(s.state.dialog == nil && s.state.preferences.scheduler == .cron)
+    }
+
+    @Test func escapeClosesAndChoosingWhatIsInUseChangesNothing() {
+        var s = script()
+        s.press(.char("s"), .down)
+        #expect(s.press(.escape).isEmpty && s.state.dialog == nil && s.state.preferences.scheduler == .auto)
+        s.press(.char("s"))
+        #expect(s.press(.char("q")).isEmpty && s.state.dialog == nil, "q closes the list, as in the Sound list")
+        s.press(.char("s"))
+        #expect(s.press(.enter).isEmpty, "auto is already saved")
+        var chosen = script { $0.scheduler = .cron }
+        chosen.press(.char("s"))
+        #expect(chosen.state.dialog == .schedulerList(selected: .cron))
+        #expect(chosen.press(.enter).isEmpty, "cron is saved and holds the entries")
+        // Saved systemd while cron holds the entries (put there with --scheduler): choosing systemd
+        // again is a choice made now, and moves them.
+        var kept = script { $0.scheduler = .systemd }
+        kept.press(.char("s"))
+        #expect(kept.press(.enter) == [.commit([.scheduler(.systemd)])])
+    }
+
+    @Test func clicksOnTheLineAndOnAChoice() {
+        var s = script()
+        let line = s.canvas.row(containing: "Scheduler: cron")!
+        s.send(.click(row: line, column: 3))
+        #expect(s.state.dialog == .schedulerList(selected: .auto))
+        let row = s.canvas.row(containing: "embedded  not usable")!
+        #expect(s.send(.click(row: row, column: 20)) == [.commit([.scheduler(.embedded)])])
+        #expect(s.state.preferences.scheduler == .embedded)
+    }
+
+    @Test func theMoveIsSaidOnce() {
+        var s = script()
+        s.settles = false
+        s.press(.char("s"), .down, .enter)
+        var moved = Self.cronHolds
+        moved.scheduler = "systemd"
+        moved.moved = "Moved the reminder from cron to systemd: you chose systemd."
+        s.send(.committed(preferences: s.state.preferences, status: moved, problem: nil))
+        #expect(s.screen.contains("Moved the reminder from cron to systemd: you chose systemd."))
+        #expect(s.state.status.moved == nil, "kept as the notice, not in the status")
+        #expect(s.screen.contains("Scheduler: systemd (chosen; s changes)"))
+    }
+
+    @Test func anEntryThatMayStillFireIsShownAsSuch() {
+        var s = script()
+        s.settles = false
+        s.press(.down, .char(" "))
+        s.send(.committed(preferences: s.state.preferences, status: Self.cronHolds,
+                          problem: "Tips & Updates may still fire: notif could not check or remove its cron entry (crontab is not installed or not on PATH)"))
+        #expect(s.screen.contains("Tips & Updates may still fire: notif could not check or remove its cron entry"))
+        #expect(!s.screen.contains("Not scheduled"))
+        #expect(s.screen.contains("r retry"))
+    }
+
+    @Test func accountProjectsHaveNoChooser() {
+        var s = Script(preferences: .with { $0.mode = .account; $0.accountServer = "https://example.org" })
+        #expect(s.press(.char("s")).isEmpty && s.state.dialog == nil)
+        #expect(!s.screen.contains("Scheduler:"))
+    }
+
+    @Test func beforeTheShellHasLookedTheChooserSaysSo() {
+        var s = Script(preferences: .with { _ in }, status: SchedulerStatus(checked: false))
+        #expect(s.screen.contains("Scheduler: checking…"))
+        s.press(.char("s"))
+        #expect(s.screen.contains("auto      checking…"))
+        #expect(s.screen.contains("notif has not looked at the schedulers yet."))
+    }
+}
