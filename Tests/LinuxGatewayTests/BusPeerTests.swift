@@ -16,7 +16,9 @@ import Testing
 
     /// A listening socket made by this process, at `path` (or in the abstract namespace).
     func listen(_ name: String, abstract: Bool = false) -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a program another test starts meanwhile would otherwise inherit the socket
+        // and keep it answering after this test closes it.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(name.utf8)
@@ -39,7 +41,7 @@ import Testing
         #expect(BusPeer.problem(with: "unix:path=\(path)", uid: me)?.contains("not a socket") == true)
         unlink(path)
         let fd = listen(path)
-        defer { close(fd) }
+        // Closed below, once: a second close could close another test's descriptor of that number.
         #expect(BusPeer.problem(with: "unix:path=\(path),guid=9", uid: me) == nil)
         #expect(BusPeer.listenerUID(path, abstract: false) == me)
         // Where anyone may rename the socket away and put another in its place: not trusted.
