@@ -187,7 +187,7 @@ struct RealCronDeliveryTests {
         var kolkata = Calendar(identifier: .gregorian)
         kolkata.timeZone = TimeZone(identifier: "Asia/Kolkata")!
         let local = kolkata.dateComponents([.hour, .minute], from: at)
-        let crontab = try users["on"]!.crontab()
+        let crontab = try system.crontab(of: users["on"]!)
         let daily = try #require(crontab.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.hasPrefix("@") }.map(String.init), "\(crontab)")
         #expect(daily.hasPrefix("\(local.minute!) \(local.hour!) * * * [ -x "), "\(daily)")
         #expect(daily.contains(" TZ=\(nine) ") && daily.contains(" deliver --quiet tips-and-updates"), "\(daily)")
@@ -195,10 +195,10 @@ struct RealCronDeliveryTests {
         #expect(status.stdout.contains("cron at \(String(format: "%02d:%02d", local.hour!, local.minute!)) system time (Etc/UTC), 09:00 in \(nine)"),
                 "(Etc/UTC is Kolkata's file in cron's namespace) \(status)")
         for name in ["on", "stale", "late"] {
-            #expect(try users[name]!.crontab().contains("@reboot [ -x "), "\(name) should have an entry")
+            #expect(try system.crontab(of: users[name]!).contains("@reboot [ -x "), "\(name) should have an entry")
         }
         for name in ["off", "master", "denied"] {
-            #expect(try users[name]!.crontab().isEmpty, "\(name) should have no crontab")
+            #expect(try system.crontab(of: users[name]!).isEmpty, "\(name) should have no crontab")
         }
 
         // Now the boot: cron starts in that zone and runs the @reboot jobs first.

@@ -112,17 +112,28 @@ func dunstShown(by user: TestUser, _ environment: [String: String]) throws -> [(
 /// (`startCron`) never meets another cron's pid file and runs jobs in `zone`; notif computes
 /// cron lines from the system zone, so commands that write them run in it too (`run(as:)`).
 /// Real clocks: the static release binary ignores libfaketime.
+///
+/// The namespace has its own crontab spool too (read it with `crontab(of:)`): every cron daemon
+/// runs every crontab of its spool, so with the shared one another test's cron (a faketime one
+/// starting at 08:59:30, say) ran these users' `@reboot` lines a second time, and this cron ran
+/// theirs at Kolkata's times. cron notices a new crontab by the spool's modification time in
+/// whole seconds, so the fresh spool starts out dated 1970 (a crontab written in the second it
+/// was made would go unseen).
 final class ZonedSystem {
     let zone: String
     private let holder: Process
     private var crons: [Process] = []
+
+    private let spool = "/var/spool/cron/crontabs"
 
     init(zone: String) throws {
         self.zone = zone
         holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         holder.arguments = ["--mount", "--propagation", "private", "sh", "-c",
-                            "mount -t tmpfs tmpfs /run && mount --bind /usr/share/zoneinfo/\(zone) /etc/localtime && exec sleep 3600"]
+                            "mount -t tmpfs tmpfs /run && mount --bind /usr/share/zoneinfo/\(zone) /etc/localtime && "
+                                + "mount -t tmpfs tmpfs \(spool) && chown root:crontab \(spool) && chmod 1730 \(spool) && touch -d @0 \(spool) && "
+                                + "exec sleep 3600"]
         holder.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice
@@ -161,6 +172,14 @@ final class ZonedSystem {
         return try EndToEndTests.run(enter + ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"]
                                         + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + argv,
                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+    }
+
+    /// `user`'s crontab in the namespace's spool ("" when there is none).
+    func crontab(of user: TestUser) throws -> String {
+        let result = try EndToEndTests.run(enter + ["/usr/bin/crontab", "-l", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
+        if result.status == 0 { return result.stdout }
+        guard result.stderr.contains("no crontab for") else { throw E2EFailure("crontab -l -u \(user.name) in the \(zone) namespace: \(result)") }
+        return ""
     }
 
     deinit {
