@@ -83,6 +83,8 @@ struct CronDetectionOwnerTests {
         let pid = running(fake, uid: uid).first ?? -1
         let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
         #expect(comm == "cron\n", "the process is named cron")
+        // Whatever else runs on the machine, this process is not counted.
+        #expect(!SchedulerProbe.isCron(pid), "a `cron` owned by uid \(uid) is not root's cron daemon")
         let alive = SchedulerProbe.cronDaemonAlive()
         let rootCron = rootCronDaemons()
         guard rootCron.isEmpty else {
