@@ -6,12 +6,17 @@ import SettingsUI
 @testable import CursesTerminal
 
 /// The painter against real ncurses, drawing into /dev/null and read back from ncurses' own
-/// screen. One ncurses screen per process, so these run one at a time in one terminal.
+/// screen. One ncurses screen per process, so these run one at a time in one terminal, and it
+/// paints without colour (as with NO_COLOR) on a terminal that has colours: every meaning must
+/// survive in the attributes alone.
 @Suite(.serialized) struct PainterTests {
     nonisolated(unsafe) static let terminal: CursesTerminal = {
         setenv("LANG", "C.UTF-8", 1)
-        return CursesTerminal(headlessTerm: "xterm-256color", size: TerminalSize(width: 80, height: 24))!
+        return CursesTerminal(headlessTerm: "xterm-256color", size: TerminalSize(width: 80, height: 24), useColor: false)!
     }()
+
+    /// The colour-pair bits of an attribute (A_COLOR: pair 255 sets all of them).
+    static let colourBits = notif_color_pair(255)
 
     func state(_ change: (inout AppState) -> Void = { _ in }) -> AppState {
         var p = NotificationPreferences()
@@ -56,7 +61,20 @@ import SettingsUI
         let canvas = SettingsRenderer.render(state { $0.preferences.pushNotifications = false })
         Self.terminal.paint(canvas)
         let row = canvas.row(containing: "Promotions")!
-        #expect(Self.terminal.attributes(row: row, column: 3) & notif_a_dim() != 0)
+        let enabled = canvas.row(containing: "Push Notifications")!
+        let attributes = Self.terminal.attributes(row: row, column: 3)
+        #expect(attributes & Self.colourBits == 0, "painted without colour")
+        #expect(attributes & notif_a_dim() != 0)
+        #expect(Self.terminal.attributes(row: enabled, column: 3) & notif_a_dim() == 0, "an enabled row is not dim")
+    }
+
+    @Test func aColourTerminalGetsColoursOnTopOfTheAttributes() {
+        // The suite's screen first: colours are looked up on it.
+        #expect(Self.terminal.attributes(for: .on) & Self.colourBits == 0, "the suite's terminal paints without colour")
+        let colour = Palette(useColor: true)
+        #expect(colour.colors, "xterm-256color has colours")
+        #expect(colour.attributes(for: .on) & Self.colourBits != 0)
+        #expect(colour.attributes(for: .on) & notif_a_bold() != 0, "the attribute stays under the colour")
     }
 
     @Test func wideAndAccentedTextPaints() {

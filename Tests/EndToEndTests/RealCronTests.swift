@@ -18,10 +18,13 @@ struct RealCrontabTests {
         #expect(installed.hasPrefix(mine))
         #expect(installed.components(separatedBy: "deliver --quiet tips-and-updates").count == 2, "\(installed)")
         #expect(installed.contains(#"0 9 * * * [ -x '\#(sandbox.path)/my bin 100\%/notif' ] && exec '\#(sandbox.path)/my bin 100\%/notif' deliver --quiet tips-and-updates"#), "\(installed)")
+        // Lines the user adds below notif's block (`crontab -e` leaves them there) are theirs too.
+        let later = "# added later\n30 18 * * 1-5 /bin/true\n"
+        try user.setCrontab(installed + later)
         for value in ["off", "on", "off", "on", "off"] {
             #expect(try user.run([binary, "set", "tips-and-updates", value], env).status == 0)
         }
-        #expect(try user.crontab() == mine)
+        #expect(try user.crontab() == mine + later)
     }
 
     /// A crontab is bytes: the user's Latin-1 lines come back exactly after Tips & Updates is

@@ -205,41 +205,132 @@ import SharedLogic
         assertSnapshot(s.canvas, named: "page-ascii")
     }
 
-    @Test func everyKeyInTheTableDoesWhatItSaysSomewhere() {
-        // Each binding, in each of its contexts, must produce a state change or an effect.
+    @Test func everyKeyInTheTableDoesWhatItSays() {
+        // Each binding, in each of its contexts, with each of its keys: the effects it asks for
+        // and the state it leaves, exactly. A binding with no expectation here fails.
         for binding in KeyMap.bindings {
             for context in binding.contexts.members {
+                guard let expected = Self.expectation(for: binding.command, in: context) else {
+                    Issue.record("no expectation for \(binding.command) in \(context): add one")
+                    continue
+                }
                 for key in binding.keys {
-                    var s = Script(state(for: context, command: binding.command))
-                    let before = s.state
+                    var s = Script(expected.before)
+                    s.settles = false
                     let effects = s.press(key)
-                    #expect(effects.isEmpty == false || s.state != before,
-                            "\(key) (\(binding.command)) did nothing in \(context)")
+                    #expect(effects == expected.effects, "\(key) (\(binding.command)) in \(context): effects \(effects)")
+                    let holds = expected.after(s.state)
+                    #expect(holds, "\(key) (\(binding.command)) in \(context): not so that \(expected.what)")
                 }
             }
         }
     }
 
-    /// A state where `command` has something to do in `context`.
-    func state(for context: KeyContext, command: Command) -> AppState {
+    /// What a command does in a context: from which state, asking for which effects, leaving what.
+    struct KeyExpectation {
+        var before: AppState
+        var effects: [Effect] = []
+        var what: String
+        var after: (AppState) -> Bool
+    }
+
+    static func expectation(for command: Command, in context: KeyContext) -> KeyExpectation? {
         var state = AppState(preferences: .with { $0.permission = .granted }, status: .cronFiring)
-        switch context {
-        case .page:
-            if command == .previous { state.focus = .vibration }
-            if command == .turnOff { state.focus = .vibration }
-            if command == .turnOn { state.focus = .promotions }
-            if command == .retry { state.error = "Not scheduled: x" }
-        case .dialog: state.dialog = .permission(focus: .allow, reason: .requested)
-        case .list:
-            state.dialog = .soundList(selected: command == .previous ? .bell : .default)
-        case .screen:
+        func expect(_ effects: [Effect], _ what: String, _ after: @escaping (AppState) -> Bool) -> KeyExpectation {
+            KeyExpectation(before: state, effects: effects, what: what, after: after)
+        }
+        func expect(_ what: String, _ after: @escaping (AppState) -> Bool) -> KeyExpectation { expect([], what, after) }
+        switch (context, command) {
+        case (.page, .previous):
+            state.focus = .vibration
+            return expect("focus moves up to Sound") { $0.focus == .sound }
+        case (.page, .next):
+            return expect("focus moves down to Tips & Updates") { $0.focus == .tipsAndUpdates }
+        case (.page, .activate):
+            return expect([.commit([.toggle(.pushNotifications, false)])], "Push Notifications turns off") { !$0.preferences.pushNotifications }
+        case (.page, .turnOff):
+            state.focus = .vibration
+            return expect([.commit([.toggle(.vibration, false)])], "Vibration turns off") { !$0.preferences.vibration && $0.focus == .vibration }
+        case (.page, .turnOn):
+            state.focus = .promotions
+            return expect([.commit([.toggle(.promotions, true)])], "Promotions turns on") { $0.preferences.promotions && $0.focus == .promotions }
+        case (.page, .permission):
+            return expect("the permission prompt opens on Allow") { $0.dialog == .permission(focus: .allow, reason: .requested) }
+        case (.page, .scheduler):
+            return expect("the chooser opens on the saved choice") { $0.dialog == .schedulerList(selected: .auto) }
+        case (.page, .test):
+            return expect([.sendTest], "a test is sent and the page says so") { $0.notice?.text.contains("test notification") == true }
+        case (.page, .history):
+            return expect([.loadHistory], "the history screen opens, loading") { $0.screen == .history && $0.history == .loading }
+        case (.page, .retry):
+            state.error = "Not scheduled: x"
+            return expect([.retryApply], "the apply is retried") { $0.retrying && $0.error == "Not scheduled: x" }
+        case (.page, .help):
+            return expect("the help screen opens at its top") { $0.screen == .help && $0.helpScroll == 0 }
+        case (.page, .quit), (.dialog, .quit), (.list, .quit), (.screen, .quit), (.wizard, .quit):
+            if context == .dialog { state.dialog = .permission(focus: .allow, reason: .requested) }
+            if context == .list { state.dialog = .soundList(selected: .default) }
+            if context == .screen { state.screen = .help }
+            if context == .wizard { state.screen = .onboarding(.welcome) }
+            let before = state
+            return expect([.quit], "quits and changes nothing") { $0 == before }
+        case (.dialog, .previous), (.dialog, .next):
+            state.dialog = .permission(focus: .allow, reason: .requested)
+            return expect("the other button is focused") { $0.dialog == .permission(focus: .deny, reason: .requested) }
+        case (.dialog, .activate), (.dialog, .allow):
+            state.dialog = .permission(focus: .allow, reason: .requested)
+            state.preferences.permission = .notDetermined
+            return expect([.commit([.permission(.granted)])], "permission is granted and the prompt closes") {
+                $0.dialog == nil && $0.preferences.permission == .granted
+            }
+        case (.dialog, .deny):
+            state.dialog = .permission(focus: .allow, reason: .requested)
+            return expect([.commit([.permission(.denied)])], "permission is denied and the prompt closes") {
+                $0.dialog == nil && $0.preferences.permission == .denied
+            }
+        case (.dialog, .close):
+            state.dialog = .permission(focus: .allow, reason: .requested)
+            state.preferences.permission = .notDetermined
+            return expect("the prompt closes, nothing decided") { $0.dialog == nil && $0.preferences.permission == .notDetermined }
+        case (.list, .previous):
+            state.dialog = .soundList(selected: .bell)
+            return expect("the previous sound is highlighted") { $0.dialog == .soundList(selected: .chime) }
+        case (.list, .next):
+            state.dialog = .soundList(selected: .default)
+            return expect("the next sound is highlighted") { $0.dialog == .soundList(selected: .chime) }
+        case (.list, .activate):
+            state.dialog = .soundList(selected: .bell)
+            return expect([.commit([.sound(.bell)])], "the highlighted sound is chosen and the list closes") {
+                $0.dialog == nil && $0.preferences.sound == .bell
+            }
+        case (.list, .close):
+            state.dialog = .soundList(selected: .bell)
+            return expect("the list closes, the sound unchanged") { $0.dialog == nil && $0.preferences.sound == .default }
+        case (.screen, .previous):
             state.screen = .help
-            if command == .previous { state.helpScroll = 2 }
-        case .wizard:
+            state.helpScroll = 2
+            return expect("help scrolls up one line") { $0.helpScroll == 1 && $0.screen == .help }
+        case (.screen, .next):
+            state.screen = .help
+            return expect("help scrolls down one line") { $0.helpScroll == 1 && $0.screen == .help }
+        case (.screen, .close):
+            state.screen = .help
+            return expect("back to the page") { $0.screen == .page }
+        case (.wizard, .previous), (.wizard, .next):
             state.screen = .onboarding(.guestReminders)
             state.wizardFocus = .turnOn
+            return expect("the other button is focused") { $0.wizardFocus == .notNow }
+        case (.wizard, .activate):
+            state.screen = .onboarding(.guestReminders)
+            state.wizardFocus = .turnOn
+            state.preferences.onboardingCompleted = false
+            return expect([.commit([.toggle(.tipsAndUpdates, true), .onboardingCompleted])],
+                          "Tips & Updates turns on and onboarding ends on the page") {
+                $0.preferences.tipsAndUpdates && $0.preferences.onboardingCompleted && $0.screen == .page
+            }
+        default:
+            return nil
         }
-        return state
     }
 }
 

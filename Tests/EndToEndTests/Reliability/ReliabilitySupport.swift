@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// How long the reliability suites run. `make test` runs the short versions; `NOTIF_SOAK=1`
 /// (`make soak`) the long ones, and a larger number multiplies the long counts further.
@@ -16,12 +17,7 @@ enum Soak {
 
     /// A seed for this run: `NOTIF_SEED=<the seed a failure printed>` replays it (run that one
     /// test with `--filter`), else a fresh one each time.
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["NOTIF_SEED"], let seed = UInt64(text) { return seed }
-        var seed: UInt64 = 0
-        arc4random_buf(&seed, MemoryLayout<UInt64>.size)
-        return seed
-    }
+    static func seed() -> UInt64 { RunSeed.fromEnvironment() }
 }
 
 
