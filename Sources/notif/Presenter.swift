@@ -89,8 +89,8 @@ struct Presenter {
 
     func hint(_ reason: BlockReason) -> String {
         switch reason {
-        case .permissionNotDetermined: return "; run `notif permission grant` to allow notifications"
-        case .permissionDenied: return "; `notif permission grant` allows them again"
+        case .permissionNotDetermined: return "; `notif permission allow` allows notifications"
+        case .permissionDenied: return "; `notif permission allow` allows them again"
         case .masterSwitchOff: return "; `notif set push-notifications on` turns it back on"
         case .accountProject, .preferenceOff: return ""
         }

@@ -43,7 +43,7 @@ extension AppState {
         if changed || !unsaved.isEmpty { save([.permission(permission)], effects: &effects) }
         notice = allow
             ? Notice("Permission: \(permission.word).")
-            : Notice("Permission: \(permission.word). Reminders are blocked; p changes it.", warning: true)
+            : Notice("Permission: \(permission.word).", warning: true)
         if reason == .onboarding { finishOnboarding(effects: &effects) }
         if reason == .test {
             if allow { test(effects: &effects) } else { notice = Notice("Test not sent: permission is \(permission.word) (p changes it).", warning: true) }

@@ -14,7 +14,7 @@ public enum BlockReason: Equatable, Sendable {
         case .accountProject: return "Account project: reminders come from the server"
         case .masterSwitchOff: return "Push Notifications is off"
         case .preferenceOff: return "\(reminder.title) is off"
-        case .permissionDenied: return "blocked: permission is Don't allow"
+        case .permissionDenied: return "permission is Don't allow"
         case .permissionNotDetermined: return "permission is Not decided"
         }
     }
