@@ -48,17 +48,23 @@ public enum TextWidth {
     }
 
     /// `text` cut to at most `width` columns, ending in `…` (or `.` without Unicode) when cut.
-    public static func truncate(_ text: String, to width: Int, unicode: Bool = true) -> String {
+    /// `atWord`: cut at the last space that keeps at least half the width, so no word is split.
+    public static func truncate(_ text: String, to width: Int, unicode: Bool = true, atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
         var result = ""
         var used = 0
+        var lastSpace: (index: String.Index, used: Int)?
         let ellipsis: Character = unicode ? "…" : "."
         for character in text {
             let w = of(character)
             if used + w > width - 1 { break }
+            if character == " " { lastSpace = (result.endIndex, used) }
             result.append(character)
             used += w
+        }
+        if atWord, let space = lastSpace, space.used >= width / 2 {
+            result = String(result[..<space.index]) + " "
         }
         result.append(ellipsis)
         return result

@@ -16,9 +16,12 @@ enum HelpScreen {
     /// The help as screen lines of at most `width` columns: key names in a column, what they do
     /// beside them, wrapped under itself.
     static func layout(width: Int, unicode: Bool) -> [(text: String, heading: Bool)] {
-        let keyColumn = width >= 60 ? 22 : 18
+        let entries = KeyMap.helpLines()
+        // As wide as the longest key names (and a gap), at most half the line.
+        let longest = entries.map { if case .binding(let keys, _) = $0 { return TextWidth.of(keys) } else { return 0 } }.max() ?? 0
+        let keyColumn = min(longest + 4, width / 2)
         var result: [(text: String, heading: Bool)] = []
-        for line in KeyMap.helpLines() {
+        for line in entries {
             switch line {
             case .heading(let title):
                 result.append((TextWidth.truncate(title, to: width, unicode: unicode), true))

@@ -104,7 +104,7 @@ public enum PageScreen {
             }
         }
         if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "Paused: Push Notifications is off" }
-        canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode), row: y, column: detailColumn,
+        canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode, atWord: true), row: y, column: detailColumn,
                    role: enabled ? detailRole : .disabled)
         canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))
     }

@@ -8,7 +8,9 @@ enum QuitQuestion {
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
         var paragraphs = ["Not saved: \(state.unsaved.summary)."]
-        if let problem = state.saveProblem { paragraphs.append(problem) }
+        if let problem = state.saveProblem {
+            paragraphs.append("Why: " + (problem.hasPrefix("Not saved: ") ? String(problem.dropFirst("Not saved: ".count)) : problem))
+        }
         paragraphs.append("Quit anyway and these changes are lost.")
         let maxText = max(1, canvas.height - 8)
         var lines: [String] = []
