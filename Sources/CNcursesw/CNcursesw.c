@@ -80,7 +80,10 @@ void notif_cursor(int *row, int *column) {
 }
 
 void notif_enable_mouse(void) {
-    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    /* Every button event is asked for (notif_read_click keeps left presses and clicks): after an
+       event the mask leaves out (a release, the wheel) ncurses reads on, blocking, which would
+       hold the key loop until the next byte arrives. */
+    mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
 }
 

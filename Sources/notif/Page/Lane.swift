@@ -40,13 +40,19 @@ final class Lane: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Waits until every job given so far has run, or `seconds` pass. Returns whether it is idle.
-    func waitUntilIdle(seconds: Double) -> Bool {
+    /// A moment `seconds` from now, for `waitUntilIdle`.
+    static func deadline(in seconds: Double) -> timespec {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let nanos = Int(deadline.tv_nsec) + Int(seconds * 1e9)
         deadline.tv_sec += nanos / 1_000_000_000
         deadline.tv_nsec = nanos % 1_000_000_000
+        return deadline
+    }
+
+    /// Waits until every job given so far has run, or `deadline` passes. Returns whether it is idle.
+    func waitUntilIdle(deadline: timespec) -> Bool {
+        var deadline = deadline
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while busy || !jobs.isEmpty {

@@ -116,14 +116,17 @@ final class PageSession {
         terminal.watch(directory: paths.stateDirectory)
     }
 
-    /// Ends the page: saves on their way get a moment to finish, programs still running are
-    /// ended with their process groups, the terminal is given back. Says what is not saved.
+    /// Ends the page: saves on their way, and an apply of saved changes, get a moment (0.1 s in
+    /// all) to finish; programs still running are then ended with their process groups and the
+    /// terminal is given back. Says what is not saved or not scheduled.
     func finish() -> QuitReport {
-        if !state.pendingSaves.isEmpty {
-            _ = saves.waitUntilIdle(seconds: 0.1)
-            for action in mailbox.take() {
-                if case .saved = action { state = SettingsApp.update(state, action).0 }
-                if case .commitFailed = action { state = SettingsApp.update(state, action).0 }
+        let deadline = Lane.deadline(in: 0.1)
+        if !state.pendingSaves.isEmpty { _ = saves.waitUntilIdle(deadline: deadline) }
+        if state.scheduling.stale { _ = scheduler.waitUntilIdle(deadline: deadline) }
+        for action in mailbox.take() {
+            switch action {
+            case .saved, .commitFailed, .applied: state = SettingsApp.update(state, action).0
+            default: break
             }
         }
         let stopped = ChildProcesses.endAll()
