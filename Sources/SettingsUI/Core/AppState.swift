@@ -96,6 +96,8 @@ public struct AppState: Equatable, Sendable {
     public var retrying = false
     /// q was pressed while saves were on their way: the page quits (or asks) when they are done.
     public var closing = false
+    /// How many times `Save again` failed in the question asked on quitting.
+    public var failedSaveAgain = 0
     /// `t` was pressed while a save (the permission, say) was on its way: sent once it is done.
     public var testWaiting = false
     public var history: HistoryContent = .loading

@@ -119,6 +119,7 @@ extension AppState {
         savedPreferences = preferences
         showSavedWithChanges()
         saveProblem = "Not saved: \(message)"
+        if closing { failedSaveAgain += 1 }
         retrying = false
         notice = nil
         savesSettled(effects: &effects)

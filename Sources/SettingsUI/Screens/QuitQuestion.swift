@@ -7,7 +7,7 @@ enum QuitQuestion {
     static func draw(_ state: AppState, focus: Button, on canvas: inout Canvas) {
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
-        var paragraphs = ["Not saved: \(state.unsaved.summary)."]
+        var paragraphs = [(state.failedSaveAgain > 0 ? "Tried again, still not saved: " : "Not saved: ") + "\(state.unsaved.summary)."]
         if let problem = state.saveProblem {
             paragraphs.append("Why: " + (problem.hasPrefix("Not saved: ") ? String(problem.dropFirst("Not saved: ".count)) : problem))
         }
