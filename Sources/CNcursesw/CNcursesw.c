@@ -59,9 +59,14 @@ int notif_start_headless(const char *term, int height, int width) {
 }
 
 void notif_row_text(int row, char *buffer, int size) {
+    notif_row_text_from(row, 0, buffer, size);
+}
+
+void notif_row_text_from(int row, int column, char *buffer, int size) {
     wchar_t wide[1024];
-    int count = COLS < 1023 ? COLS : 1023;
-    int n = mvwinnwstr(stdscr, row, 0, wide, count);
+    int count = COLS - column < 1023 ? COLS - column : 1023;
+    if (count < 0) count = 0;
+    int n = mvwinnwstr(stdscr, row, column, wide, count);
     if (n < 0) n = 0;
     wide[n] = 0;
     size_t written = wcstombs(buffer, wide, (size_t)size - 1);

@@ -99,6 +99,15 @@ public final class CursesTerminal {
         }
     }
 
+    /// What ncurses holds on `row` from screen cell `column` on, trailing spaces trimmed.
+    public func screenText(row: Int, from column: Int) -> String {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        notif_row_text_from(Int32(row), Int32(column), &buffer, Int32(buffer.count))
+        var line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
     /// The attributes ncurses holds at a cell.
     public func attributes(row: Int, column: Int) -> attr_t { notif_cell_attributes(Int32(row), Int32(column)) }
 
