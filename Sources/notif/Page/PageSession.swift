@@ -15,8 +15,12 @@ final class PageSession {
     var state: AppState
     let output: Output
     /// Saves and settings reads, in order; the scheduler (applies and reads); tests; the server
-    /// and the history. Each kind waits only for its own.
-    let saves = Lane(), scheduler = Lane(), tests = Lane(), server = Lane()
+    /// and the history. Each kind waits only for its own. Started when first needed, after the
+    /// first frame.
+    lazy var saves = Lane()
+    lazy var scheduler = Lane()
+    lazy var tests = Lane()
+    lazy var server = Lane()
 
     init(terminal: CursesTerminal, effects: PageEffects, mailbox: Mailbox, state: AppState, output: Output) {
         self.terminal = terminal
