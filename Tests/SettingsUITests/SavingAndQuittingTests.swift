@@ -105,6 +105,25 @@ import SharedLogic
         #expect(t.state.notYetSaved == [.toggle(.queueAlerts, false)], "the shell says what was lost")
     }
 
+    @Test func notifOnboardingLeavesOnceTheChoiceIsSavedAndScheduled() {
+        var p = NotificationPreferences()
+        p.permission = .granted
+        var s = Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                      unicode: true, onboarding: true, exitAfterOnboarding: true))
+        s.settles = false
+        s.press(.enter)
+        #expect(s.press(.enter) == [.commit([.toggle(.tipsAndUpdates, true), .onboardingCompleted])])
+        #expect(s.send(saved(s)) == [.apply(choosing: false)], "saved: now the scheduler")
+        #expect(s.send(.applied(status: .cronFiring, problem: nil)) == [.quit], "scheduled: it leaves")
+        // Ctrl-C does not wait.
+        var t = Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                      unicode: true, onboarding: true, exitAfterOnboarding: true))
+        t.settles = false
+        t.press(.enter, .enter)
+        t.send(saved(t))
+        #expect(t.press(.ctrl("c")) == [.quit])
+    }
+
     @Test func ctrlCQuitsAtOnceAndCtrlZSuspendsFromAnywhere() {
         var s = fresh()
         s.press(.down, .down, .char(" "))

@@ -96,6 +96,9 @@ public struct AppState: Equatable, Sendable {
     public var retrying = false
     /// q was pressed while saves were on their way: the page quits (or asks) when they are done.
     public var closing = false
+    /// `notif onboarding` finished: it leaves once the choices are saved and scheduled (the
+    /// natural end waits for the scheduler; quitting early does not).
+    public var leavingWhenScheduled = false
     /// How many times `Save again` failed in the question asked on quitting.
     public var failedSaveAgain = 0
     /// `t` was pressed while a save (the permission, say) was on its way: sent once it is done.

@@ -57,6 +57,7 @@ extension AppState {
         preferences.onboardingCompleted = true
         save([.onboardingCompleted], effects: &effects)
         if exitAfterOnboarding {
+            leavingWhenScheduled = true
             requestQuit(effects: &effects)
         } else {
             screen = .page

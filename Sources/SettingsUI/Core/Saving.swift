@@ -149,6 +149,17 @@ extension AppState {
             dialog = .quitUnsaved(focus: .saveAgain)
             return
         }
+        if leavingWhenScheduled && (scheduling.stale || scheduling.running != nil) {
+            closing = true
+            return
+        }
         effects.append(.quit)
+    }
+
+    /// The scheduler caught up: a page leaving once scheduled leaves now.
+    mutating func schedulingSettled(effects: inout [Effect]) {
+        guard closing, leavingWhenScheduled, pendingSaves.isEmpty, scheduling.running == nil else { return }
+        closing = false
+        requestQuit(effects: &effects)
     }
 }

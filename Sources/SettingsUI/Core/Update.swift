@@ -32,11 +32,13 @@ public enum SettingsApp {
             }
             next.announceMove()
             if let effect = next.scheduling.finished() { effects.append(effect) }
+            next.schedulingSettled(effects: &effects)
         case .statusRefreshed(let status):
             // A refresh never clears an apply's error: only an apply can mend what it failed at.
             if let status { next.status = status }
             next.announceMove()
             if let effect = next.scheduling.finished() { effects.append(effect) }
+            next.schedulingSettled(effects: &effects)
         case .testFinished(let succeeded, let message):
             next.notice = Notice(message, warning: !succeeded)
         case .historyLoaded(let content):
