@@ -31,6 +31,34 @@ import Testing
         #expect(try pane.finished().status == 0)
     }
 
+    /// The reproduction: with a crontab slower than the settings file, the page must still end up
+    /// showing what the crontab holds once the other process's apply is done (not the state it read
+    /// when the settings changed).
+    @Test func aSlowApplyByAnotherProcessShowsOnceItIsDone() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
+        let fakes = try FakeTools(in: sandbox)
+        let table = sandbox.path + "/crontab.txt"
+        // A crontab that takes half a second to write (a slow NFS home): -l reads, - writes, -r removes.
+        try fakes.add("crontab", """
+            case "$1" in
+              -l) [ -f \(table) ] && exec cat \(table); echo "no crontab for $USER" >&2; exit 1 ;;
+              -) sleep 0.5; cat > \(table).new && mv \(table).new \(table) ;;
+              -r) sleep 0.5; rm -f \(table) ;;
+            esac
+            """)
+        let env = sandbox.environment(["TERM": "tmux-256color", "PATH": fakes.path, "NOTIF_SCHEDULER": "cron"])
+        let pane = try TmuxPane(notifCommand(env: env))
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
+        for (args, shown) in [(["set", "push-notifications", "off"], "Push Notifications is off"), (["set", "push-notifications", "on"], " 09:00")] {
+            #expect(try sandbox.notif(args, ["PATH": fakes.path, "NOTIF_SCHEDULER": "cron"]).status == 0)
+            try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(shown) }
+        }
+        #expect((sandbox.read(table) ?? "").contains("deliver tips-and-updates"))
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func twoPagesFollowEachOther() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
