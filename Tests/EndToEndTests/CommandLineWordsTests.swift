@@ -45,6 +45,15 @@ import Testing
             let result = try sandbox.notif(args)
             said += result.stdout + result.stderr
         }
+        // And a scheduler whose program fails. (Its own words are quoted as they are, so they hold
+        // no brackets here: what is checked is notif's wording around them.)
+        let fakes = try FakeTools(in: sandbox)
+        try fakes.add("crontab", "echo 'crontab: cannot open /var/spool/cron: locked by pid 7' >&2; exit 1")
+        for args in [["permission", "allow"], ["set", "tips-and-updates", "on"], ["set", "tips-and-updates", "off"], ["status"], ["apply"]] {
+            let result = try sandbox.notif(args, ["NOTIF_SCHEDULER": "cron", "PATH": fakes.path])
+            said += result.stdout + result.stderr
+        }
+        #expect(said.contains("locked by pid 7"), "the failing crontab was used: \(said)")
         for line in said.split(separator: "\n") {
             var depth = 0
             var deepest = 0

@@ -15,7 +15,7 @@ struct QuitReport {
 
     func print(to output: Output) {
         if !notSaved.isEmpty {
-            output.error("not saved: \(notSaved.summary)" + (saveProblem.map { " (\($0.droppingPrefix("Not saved: ")))" } ?? ""))
+            output.error("not saved: \(notSaved.summary)" + (saveProblem.map { "; \($0.droppingPrefix("Not saved: "))" } ?? ""))
         }
         if unscheduled {
             let running = stopped.isEmpty ? "" : "\(stopped.joined(separator: " and ")) was still running and was stopped; "
