@@ -8,6 +8,8 @@
                                                ticks the program uses while waiting SECONDS
      ptydrive rss TEXT -- CMD...               the program's peak resident memory (KiB) once
                                                TEXT shows and it has settled
+     ptydrive exit TEXT KEY -- CMD...          after TEXT (and 300 ms of quiet), seconds from
+                                               writing KEY until the program has exited
    Keys are escape strings: "\x1bOB" (Down in keypad mode), " " (Space), "\r" (Enter).
    A key's bytes are everything the program writes until it is quiet for 200 ms; its latency
    is from writing the key to the first byte back. */
@@ -104,8 +106,9 @@ static size_t unescape(const char *in, char *out) {
 int main(int argc, char **argv) {
     int split = 0;
     for (int i = 1; i < argc; i++) if (strcmp(argv[i], "--") == 0) { split = i; break; }
-    if (argc < 4 || split == 0 || split + 1 >= argc || (strcmp(argv[1], "keys") == 0 && split != 6)) {
-        fprintf(stderr, "usage: ptydrive first-frame TEXT -- CMD... | ptydrive keys TEXT PRELUDE KEY N -- CMD...\n");
+    if (argc < 4 || split == 0 || split + 1 >= argc || (strcmp(argv[1], "keys") == 0 && split != 6)
+        || (strcmp(argv[1], "exit") == 0 && split != 4)) {
+        fprintf(stderr, "usage: ptydrive first-frame TEXT -- CMD... | ptydrive keys TEXT PRELUDE KEY N -- CMD... | ptydrive exit TEXT KEY -- CMD...\n");
         return 2;
     }
     struct winsize size = {24, 80, 0, 0};
@@ -133,6 +136,25 @@ int main(int argc, char **argv) {
         double until = now() + atof(argv[3]);
         while (now() < until) drain(fd, (int)((until - now()) * 1000) + 1, &first);
         printf("%ld\n", cpu_ticks(pid) - before);
+    } else if (strcmp(argv[1], "exit") == 0) {
+        char key[64];
+        size_t length = unescape(argv[3], key);
+        double first;
+        drain(fd, 300, &first);
+        double sent = now();
+        if (write(fd, key, length) != (ssize_t)length) { perror("write"); return 1; }
+        int status;
+        /* Keep reading so the program never blocks on a full pty while it restores the terminal. */
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            struct pollfd p = {fd, POLLIN, 0};
+            if (poll(&p, 1, 1) > 0) {
+                char chunk[4096];
+                if (read(fd, chunk, sizeof chunk) <= 0) { waitpid(pid, &status, 0); break; }
+            }
+            if (now() - sent > 30) { kill(pid, SIGKILL); fprintf(stderr, "ptydrive: no exit in 30 s\n"); return 1; }
+        }
+        printf("%.6f\n", now() - sent);
+        return 0;
     } else if (strcmp(argv[1], "rss") == 0) {
         double first;
         drain(fd, 300, &first);

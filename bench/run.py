@@ -2,8 +2,9 @@
 """`make bench`: notif side by side with dialog (same five switches, 80x24), printed as a table.
 
 Measures first frame, bytes and latency per key, idle CPU, peak memory, the cost of a no-op
-`notif apply` (processes started, files written, wall time), `status --json`, and how status,
-the first frame and apply grow with a 100,000-line delivery log and a 10,000-line crontab.
+`notif apply` (processes started, files written, wall time), `status --json`, how status,
+the first frame and apply grow with a 100,000-line delivery log and a 10,000-line crontab, and
+the page while `crontab` hangs (key to screen, and q to exit).
 Runs notif and dialog alternately so machine noise hits both. Needs root for the cron parts
 (a throwaway user keeps everyone's real crontab out of it).
 """
@@ -190,6 +191,8 @@ def main():
     fe, fb = min(frames_empty), min(frames_big)
     add("First frame, 100,000-line log (fastest)", "%s (1 line: %s)" % (ms(fb), ms(fe)), "", "≤ 1.1 × 1 line", fb <= 1.1 * fe)
 
+    hang_rows()
+
     if os.getuid() == 0:
         cron_rows()
     else:
@@ -199,6 +202,38 @@ def main():
     print("|---|---|---|---|---|")
     for row in rows:
         print("| %s | %s | %s | %s | %s |" % row)
+
+
+def hang_rows():
+    """The page while `crontab` sleeps 60 s (a slow NFS home, a locked spool): the first look at the
+    scheduler hangs in `crontab -l`. Keys must still reach the screen, and q end the page (and the
+    sleeping crontab) at once. The fake crontab never touches a real table."""
+    fake = os.path.join(work, "hang-bin")
+    os.makedirs(fake, exist_ok=True)
+    pids = os.path.join(work, "hang-pids")
+    with open(os.path.join(fake, "crontab"), "w") as f:
+        f.write("#!/bin/sh\necho $$ >> %s\nexec sleep 60\n" % pids)
+    os.chmod(os.path.join(fake, "crontab"), 0o755)
+    on = {"version": 1, "onboardingCompleted": True, "tipsAndUpdates": True, "permission": "granted"}
+    latencies, exits, left = [], [], 0
+    for _ in range(max(5, RUNS // 8)):
+        e = env(home("hang", on), NOTIF_SCHEDULER="cron", PATH=fake + ":/usr/bin:/bin")
+        # Down five times (Push Notifications to Vibration), each timed to the first byte back.
+        out = subprocess.run([PTY, "keys", "checking", "", DOWN, "5", "--", NOTIF], env=e, capture_output=True, text=True, timeout=60)
+        latencies += [float(line.split()[1]) for line in out.stdout.splitlines() if line and float(line.split()[1]) >= 0]
+        exits.append(float(pty("exit", ["checking", "q"], [NOTIF], env(home("hang", on), NOTIF_SCHEDULER="cron", PATH=fake + ":/usr/bin:/bin"))[0]))
+    time.sleep(0.2)
+    for pid in open(pids).read().split():
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                left += f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except OSError:
+            pass
+    lat = stats(latencies)
+    add("Key to screen while crontab hangs, median (max)", "%s (%s)" % (ms(lat[0]), ms(lat[2])), "", "≤ 50 ms", lat[2] <= 0.050)
+    ex = stats(exits)
+    add("q to exit while crontab hangs, median (max)", "%s (%s)" % (ms(ex[0]), ms(ex[2])), "", "≤ 200 ms", ex[2] <= 0.200)
+    add("Hung crontabs left running after q", str(left), "", "0", left == 0)
 
 
 def cron_rows():

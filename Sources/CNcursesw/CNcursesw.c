@@ -1,9 +1,14 @@
+/* wcwidth and the other X/Open wide-character calls. */
+#define _GNU_SOURCE
 #include "CNcursesw.h"
 #include <langinfo.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <term.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -24,6 +29,8 @@ int notif_start_screen(void) {
     }
     return NOTIF_SCREEN_OK;
 }
+
+int notif_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
 
 int notif_setup_locale(void) {
     /* Only the character type matters to the page (wide characters, UTF-8 or not). */
@@ -52,9 +59,14 @@ int notif_start_headless(const char *term, int height, int width) {
 }
 
 void notif_row_text(int row, char *buffer, int size) {
+    notif_row_text_from(row, 0, buffer, size);
+}
+
+void notif_row_text_from(int row, int column, char *buffer, int size) {
     wchar_t wide[1024];
-    int count = COLS < 1023 ? COLS : 1023;
-    int n = mvwinnwstr(stdscr, row, 0, wide, count);
+    int count = COLS - column < 1023 ? COLS - column : 1023;
+    if (count < 0) count = 0;
+    int n = mvwinnwstr(stdscr, row, column, wide, count);
     if (n < 0) n = 0;
     wide[n] = 0;
     size_t written = wcstombs(buffer, wide, (size_t)size - 1);
@@ -73,7 +85,10 @@ void notif_cursor(int *row, int *column) {
 }
 
 void notif_enable_mouse(void) {
-    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    /* Every button event is asked for (notif_read_click keeps left presses and clicks): after an
+       event the mask leaves out (a release, the wheel) ncurses reads on, blocking, which would
+       hold the key loop until the next byte arrives. */
+    mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
 }
 
@@ -93,8 +108,70 @@ static void on_quit_signal(int sig) {
 }
 
 static void on_crash_signal(int sig) {
-    endwin();
+    notif_restore_terminal();
     notif_die_by_signal(sig);
+}
+
+static volatile sig_atomic_t pending_suspend = 0;
+
+static void on_suspend_signal(int sig) {
+    (void)sig;
+    pending_suspend = 1;
+}
+
+int notif_has_alternate_screen(void) {
+    const char *enter = tigetstr("smcup");
+    return enter != NULL && enter != (char *)-1 && enter[0] != '\0';
+}
+
+void notif_restore_terminal(void) {
+    if (isendwin()) return;
+    /* A terminal without an alternate screen (linux, vt100, vt220) keeps whatever was drawn:
+       clear the frame, so the shell's prompt does not land in the middle of it. endwin then
+       leaves the cursor at the bottom-left. */
+    if (!notif_has_alternate_screen()) {
+        wattrset(stdscr, A_NORMAL);
+        werase(stdscr);
+        wrefresh(stdscr);
+    }
+    curs_set(1);
+    endwin();
+}
+
+static void install_suspend_handler(void) {
+    struct sigaction suspend;
+    memset(&suspend, 0, sizeof suspend);
+    suspend.sa_handler = on_suspend_signal;
+    sigemptyset(&suspend.sa_mask);
+    suspend.sa_flags = 0;
+    sigaction(SIGTSTP, &suspend, NULL);
+}
+
+int notif_pending_suspend(void) {
+    int was = pending_suspend;
+    pending_suspend = 0;
+    return was;
+}
+
+void notif_suspend(void) {
+    notif_restore_terminal();
+    fflush(stdout);
+    /* Stop as the shell expects (it then says "Stopped" and takes the terminal back). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGTSTP);
+    /* Continued (fg): back to the page's modes, everything painted again. */
+    install_suspend_handler();
+    pending_suspend = 0;
+    reset_prog_mode();
+    clearok(curscr, TRUE);
 }
 
 void notif_install_signal_handlers(void) {
@@ -116,6 +193,24 @@ void notif_install_signal_handlers(void) {
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
         sigaction(crash_signals[i], &crash, NULL);
     }
+    install_suspend_handler();
+}
+
+int notif_terminal_size(int *height, int *width) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return 0;
+    *height = size.ws_row;
+    *width = size.ws_col;
+    return 1;
+}
+
+void notif_block_signals_in_this_thread(void) {
+    sigset_t all;
+    sigfillset(&all);
+    /* Crashes still end the process where they happen. */
+    int crash_signals[] = {SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE, SIGTRAP};
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) sigdelset(&all, crash_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
 }
 
 int notif_pending_signal(void) { return pending_signal; }

@@ -12,12 +12,33 @@ public enum TerminalInput: Equatable, Sendable {
     case action(Action)
     /// SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived: restore the terminal and end.
     case signal(Int32)
+    /// SIGTSTP arrived (`kill -TSTP`): suspend as Ctrl-Z does.
+    case suspend
     /// stdin closed (or cannot be read): nothing more will come.
     case endOfInput
     /// Nothing the page understands (e.g. a mouse move); read again.
     case nothing
-    /// A watched directory changed (another process saved the settings).
-    case filesChanged
+    /// Files in watched directories changed (another process saved the settings, say).
+    case filesChanged([FileChange])
+    /// The wake descriptor became readable: results are waiting in the shell's mailbox.
+    case woken
+}
+
+/// One change inotify reported in a watched directory.
+public struct FileChange: Equatable, Hashable, Sendable {
+    /// The watched directory, as given to `watch(directory:)`.
+    public let directory: String
+    /// The file's name in it (empty for the directory itself).
+    public let name: String
+    /// Written, created, renamed or removed; false when it was only closed after reading (a lock
+    /// file some notif process released, say).
+    public let written: Bool
+
+    public init(directory: String, name: String, written: Bool) {
+        self.directory = directory
+        self.name = name
+        self.written = written
+    }
 }
 
 /// The thin ncurses layer: checks the terminal, paints canvases, reads keys, and always
@@ -78,6 +99,15 @@ public final class CursesTerminal {
         }
     }
 
+    /// What ncurses holds on `row` from screen cell `column` on, trailing spaces trimmed.
+    public func screenText(row: Int, from column: Int) -> String {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        notif_row_text_from(Int32(row), Int32(column), &buffer, Int32(buffer.count))
+        var line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
     /// The attributes ncurses holds at a cell.
     public func attributes(row: Int, column: Int) -> attr_t { notif_cell_attributes(Int32(row), Int32(column)) }
 
@@ -134,12 +164,15 @@ public final class CursesTerminal {
         wrefresh(screen)
     }
 
-    /// Blocks for the next input: a key, a click, a resize, a quit signal or the end of input.
+    /// Blocks for the next input: a key, a click, a resize, a signal, changed files, a result
+    /// posted by a worker (the wake descriptor), or the end of input. No timers: an idle page
+    /// sleeps in poll and uses no CPU.
     public func read() -> TerminalInput {
         while true {
             if let sig = pendingSignal { return .signal(sig) }
-            // Keys ncurses already holds come first; then sleep in poll until the terminal or a
-            // watched directory has something (no timers: an idle page uses no CPU).
+            if notif_pending_suspend() != 0 { return .suspend }
+            // Keys ncurses already holds come first; then sleep in poll until the terminal, a
+            // watched directory or the wake descriptor has something.
             wtimeout(notif_stdscr(), 0)
             var value: wint_t = 0
             let result = wget_wch(notif_stdscr(), &value)
@@ -147,7 +180,7 @@ public final class CursesTerminal {
             switch result {
             case OK:
                 idleReadable = 0
-                if value == 27 && dropUnknownSequence() { return .nothing }
+                if value == 27 { return afterEscape() }
                 return KeyDecoder.character(UInt32(value)).map { .action(.key($0)) } ?? .nothing
             case KEY_CODE_YES:
                 idleReadable = 0
@@ -163,11 +196,13 @@ public final class CursesTerminal {
             }
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
             if watchFD >= 0 { fds.append(pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0)) }
+            if wakeFD >= 0 { fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 { continue } // EINTR: a signal (quit, or SIGWINCH for ncurses)
-            if fds.count > 1 && fds[1].revents != 0 {
-                drainWatch()
-                return .filesChanged
+            if ready < 0 { continue } // EINTR: a signal (quit, suspend, or SIGWINCH for ncurses)
+            for entry in fds.dropFirst() where entry.revents != 0 {
+                if entry.fd == wakeFD { return .woken }
+                let changes = readWatchEvents()
+                if !changes.isEmpty { return .filesChanged(changes) }
             }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .endOfInput }
             // Readable, so ncurses decodes it on the next turn. Readable again and again with
@@ -177,53 +212,61 @@ public final class CursesTerminal {
         }
     }
 
-    /// After an ESC that ncurses matched to no key: when a CSI (`ESC [` parameters, final byte)
-    /// or SS3 (`ESC O` x) sequence follows, it is a key this terminal's entry does not name, so
-    /// it is read and dropped (true) rather than taken for Escape, which would close the page.
-    /// Anything else is put back and the ESC stays a press of Escape (false).
-    private func dropUnknownSequence() -> Bool {
-        // The next character already waiting; a decoded key (KEY_CODE_YES) is put back whole.
-        func waiting() -> wint_t? {
+    /// After an ESC: alone (nothing followed within the escape delay) it is Escape. Followed by
+    /// a character it is Alt (Meta) with that character, never Escape. A CSI (`ESC [` parameters,
+    /// final byte) or SS3 (`ESC O` x) sequence ncurses matched to no key is a key this terminal's
+    /// entry does not name: read and dropped.
+    private func afterEscape() -> TerminalInput {
+        // The next character already waiting (ncurses read it within the escape delay).
+        func waiting() -> (value: wint_t, isKey: Bool)? {
             var next: wint_t = 0
             switch wget_wch(notif_stdscr(), &next) {
-            case OK: return next
-            case KEY_CODE_YES: ungetch(Int32(next)); return nil
+            case OK: return (next, false)
+            case KEY_CODE_YES: return (next, true)
             default: return nil
             }
         }
-        switch waiting() {
-        case wint_t(UInt8(ascii: "["))?:
+        guard let next = waiting() else { return .action(.key(.escape)) }
+        if next.isKey {
+            // Alt with an arrow or a function key: nothing the page does.
+            if Int32(next.value) == KEY_RESIZE { return .action(.resize(size)) }
+            return .nothing
+        }
+        switch next.value {
+        case wint_t(UInt8(ascii: "[")):
             // Parameter and intermediate bytes (0x20–0x3F), up to the final byte (0x40–0x7E).
             for _ in 0..<32 {
-                guard let next = waiting(), (0x20...0x3F).contains(next) else { break }
+                guard let byte = waiting(), !byte.isKey, (0x20...0x3F).contains(byte.value) else { break }
             }
-            return true
-        case wint_t(UInt8(ascii: "O"))?:
+            return .nothing
+        case wint_t(UInt8(ascii: "O")):
             _ = waiting()
-            return true
-        case let other?:
-            unget_wch(wchar_t(bitPattern: other))
-            return false
-        case nil:
-            return false
+            return .nothing
+        default:
+            guard next.value >= 32, next.value != 127, let scalar = Unicode.Scalar(UInt32(next.value)) else {
+                // Alt with Enter, Tab, Esc or another control: nothing the page does.
+                return .nothing
+            }
+            return .action(.key(.alt(Character(scalar))))
         }
     }
 
-    /// Watches `directory` (settings written by another process show up as `.filesChanged`).
+    /// Watches `directory` (changes in it come back as `.filesChanged`).
     @discardableResult
     public func watch(directory: String) -> Bool {
         if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard watchFD >= 0 else { return false }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_CREATE)
-        return inotify_add_watch(watchFD, directory, mask) >= 0
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
+            | UInt32(IN_DELETE) | UInt32(IN_CREATE)
+        let wd = inotify_add_watch(watchFD, directory, mask)
+        guard wd >= 0 else { return false }
+        watched[wd] = directory
+        return true
     }
 
-    private var watchFD: Int32 = -1
-    private var idleReadable = 0
-
-    private func drainWatch() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while Glibc.read(watchFD, &buffer, buffer.count) > 0 {}
+    /// Also wakes `read()` when `fd` becomes readable (`.woken`); the caller drains it.
+    public func wake(on fd: Int32) {
+        wakeFD = fd
     }
 
     private var pendingSignal: Int32? {
@@ -231,12 +274,55 @@ public final class CursesTerminal {
         return sig == 0 ? nil : sig
     }
 
-    /// Gives the terminal back (cooked mode, echo, cursor, main screen). Safe to call twice.
+    private var watchFD: Int32 = -1
+    private var watched: [Int32: String] = [:]
+    private var wakeFD: Int32 = -1
+    private var idleReadable = 0
+
+    /// The changes waiting on the inotify descriptor, each (directory, name) once.
+    private func readWatchEvents() -> [FileChange] {
+        var changes: [FileChange] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let n = Glibc.read(watchFD, &buffer, buffer.count)
+            if n <= 0 { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= n {
+                let (wd, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.wd, event.mask, Int(event.len))
+                }
+                let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
+                if let directory = watched[wd] {
+                    let change = FileChange(directory: directory, name: String(decoding: nameBytes, as: UTF8.self),
+                                            written: mask & UInt32(IN_CLOSE_NOWRITE) == 0)
+                    if !changes.contains(change) { changes.append(change) }
+                }
+                offset += header + length
+            }
+        }
+        return changes
+    }
+    /// Gives the terminal back (cooked mode, echo, cursor, main screen; a frame drawn on a
+    /// terminal without an alternate screen is cleared). Safe to call twice.
     public func restore() {
         guard active else { return }
         active = false
-        curs_set(1)
-        endwin()
+        notif_restore_terminal()
+    }
+
+    /// Gives the terminal back and stops the process (Ctrl-Z, SIGTSTP); returns once continued
+    /// (`fg`), with the next paint drawing everything again. Returns the size then.
+    public func suspend() -> TerminalSize {
+        guard active else { return size }
+        notif_suspend()
+        // The window may have changed while stopped.
+        var rows: Int32 = 0, columns: Int32 = 0
+        if notif_terminal_size(&rows, &columns) != 0 && (rows != notif_lines() || columns != notif_cols()) {
+            resizeterm(rows, columns)
+        }
+        return size
     }
 
     /// Restores the terminal and ends the process the way `signal` asks (so the parent sees it).
@@ -245,4 +331,10 @@ public final class CursesTerminal {
         notif_die_by_signal(signal)
         fatalError("unreachable")
     }
+}
+
+extension ColumnWidths {
+    /// The C library's `wcwidth` in the current locale: what ncurses places characters by, so
+    /// the page's columns and the terminal's agree (emoji and symbols included).
+    public static let system = ColumnWidths { Int(notif_wcwidth($0.value)) }
 }

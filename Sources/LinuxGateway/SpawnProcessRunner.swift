@@ -55,13 +55,18 @@ public struct SpawnProcessRunner: ProcessRunner {
         let cEnv = Self.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
 
-        var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        // Recorded while it runs, so a page that quits can end it and its whole group.
+        let (rc, pid) = ChildProcesses.start(argv[0]) {
+            var pid: pid_t = 0
+            let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+            return (rc, pid)
+        }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if rc != 0 {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])
             throw SpawnError(program: argv[0], code: rc)
         }
+        defer { ChildProcesses.finished(pid) }
         if input == nil { close(inPipe[1]) }
         return collect(pid: pid, stdinFD: input == nil ? -1 : inPipe[1], stdoutFD: outPipe[0], stderrFD: errPipe[0],
                        input: input ?? [], timeout: timeout)

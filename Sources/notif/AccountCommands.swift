@@ -60,7 +60,7 @@ struct AccountCommands {
         }
         output.line("Logged in to \(outcome.server): this is now an Account project.")
         if case .pending(let reason) = outcome.registration {
-            output.warn("the server could not register this device yet (\(reason)); `notif apply` and notif's start retry it")
+            output.warn("the server could not register this device yet: \(reason); `notif apply` and notif's start retry it")
         }
         let cancelled = outcome.apply.report.outcomes.filter { $0.result == .cancelled }.map(\.id)
         let failures = presenter.applyLines(outcome.apply, onlyFailures: true)

@@ -42,7 +42,7 @@ struct CommandSpec {
             \(Setting.all.map { "  \($0.name.padded(to: 20)) \($0.values.joined(separator: "|"))" }.joined(separator: "\n"))
             The change is saved at once, then the scheduler is brought in line with the settings.
             Tips & Updates schedules a daily reminder at 09:00 local time while Push Notifications
-            is on and notifications are allowed (`notif permission grant`). Queue alerts,
+            is on and notifications are allowed (`notif permission allow`). Queue alerts,
             Promotions, Sound and Vibration are saved preferences and never change what is scheduled.
             scheduler chooses where the reminder is kept: systemd, cron, embedded (notif's built-in
             scheduler, run by `notif daemon`), or auto (the default: notif picks one and keeps the
@@ -52,13 +52,16 @@ struct CommandSpec {
             fire and how to stop it, and exits 1.
             """),
         CommandSpec(
-            name: "permission", usage: "notif permission grant|deny|reset|status",
-            summary: "allow or block notifications (reset asks again next time)",
+            name: "permission", usage: "notif permission allow|deny|reset|status",
+            summary: "Allow or Don't allow notifications (reset: Not decided, asked again)",
             details: """
-            grant   allow notifications; planned reminders are scheduled
-            deny    block notifications; every reminder is cancelled
-            reset   back to "not decided": nothing is scheduled until allowed
-            status  print the current permission
+            The permission is one of Allow, Don't allow and Not decided, the words the page's
+            prompt and status use too.
+            allow   Allow: planned reminders are scheduled (grant is the same)
+            deny    Don't allow: every reminder is cancelled and blocked
+            reset   back to Not decided: nothing is scheduled until allowed, and the page
+                    asks again the next time a reminder is turned on
+            status  print the permission: Allow, Don't allow or Not decided
             """),
         CommandSpec(
             name: "apply", usage: "notif apply",
@@ -90,6 +93,7 @@ struct CommandSpec {
             Guest: the last COUNT (default 20) delivery attempts from deliveries.jsonl, newest
             first: time, reminder, outcome and detail. Account: the server's notification history
             (the last good copy, marked, when the server cannot be reached). --json prints JSON lines.
+            -n COUNT, -nCOUNT, --limit COUNT and --limit=COUNT are the same.
             """),
         CommandSpec(
             name: "test", usage: "notif test",
@@ -97,7 +101,8 @@ struct CommandSpec {
             details: """
             Sends a test notification through the same path scheduled reminders use and reports
             the outcome; exits 1 with the reason when it could not be shown. It is logged, but it
-            does not count as the day's reminder.
+            does not count as the day's reminder. Nothing is sent while the permission is Not
+            decided or Don't allow: it says so and exits 1 (`notif permission allow` first).
             """),
         CommandSpec(
             name: "daemon", usage: "notif daemon [--poll-interval SECONDS] [--{install,remove}-autostart]",
@@ -112,8 +117,9 @@ struct CommandSpec {
                                  desktop starts it at each login
             --remove-autostart   remove that entry
             --poll-interval S    Account projects: how often to ask the server for new
-                                 notifications (default 300 s, also NOTIF_POLL_INTERVAL); new
-                                 ones are shown while notifications are allowed
+                                 notifications (10 to 604800 s, default 300, also
+                                 NOTIF_POLL_INTERVAL); new ones are shown while notifications
+                                 are allowed. Checked only in Account projects
             Without a desktop, start it from a login script, e.g. in ~/.profile:
               notif daemon >/dev/null 2>&1 &
             """),

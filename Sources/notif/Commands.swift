@@ -58,7 +58,7 @@ struct Commands {
                     JSONMember("registration", registration),
                 ]))
             }
-            output.line(JSONWriter.pretty(document).dropLast().description)
+            output.json(JSONWriter.pretty(document).dropLast().description)
             return .success
         }
         if let notice = report.notice { output.warn(notice) }
@@ -67,11 +67,13 @@ struct Commands {
         for setting in Setting.all {
             var value = setting.value(in: p)
             if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
-            if setting == .toggle(.tipsAndUpdates) { value += "  daily at \(LocalReminders.tipsAndUpdates.time)" }
+            if case .toggle(let toggle) = setting, let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
+                value = Self.reminderValue(reminder, report: report)
+            }
             if setting == .scheduler && !report.choice.why.isEmpty { value += " — \(report.choice.why)" }
             rows.append((setting.label, value))
         }
-        rows.append(("Permission", Self.permissionWords(p.permission)))
+        rows.append(("Permission", p.permission.word))
         let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
         let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
@@ -99,13 +101,24 @@ struct Commands {
         return .success
     }
 
-    /// The page's words for the permission, with the stored value (`allowed (granted)`).
-    static func permissionWords(_ permission: NotificationPermission) -> String {
-        switch permission {
-        case .granted: return "allowed (granted)"
-        case .denied: return "blocked (denied)"
-        case .notDetermined: return "not decided (notDetermined)"
+    /// A reminder's row says what is scheduled, not what would be: `off (09:00 daily when on)`,
+    /// `on: 09:00 daily`, or on and why nothing is scheduled.
+    static func reminderValue(_ reminder: LocalReminder, report: StatusReport) -> String {
+        let p = report.preferences
+        let when = "\(reminder.time) daily"
+        guard p[reminder.preference] else {
+            return p.mode == .account ? "off" : "off (\(when) when on)"
         }
+        if let block = LocalReminders.blockReason(for: reminder, in: p) {
+            switch block {
+            case .masterSwitchOff: return "on, not scheduled: Push Notifications is off"
+            case .accountProject: return "on, not scheduled: Account project, reminders come from the server"
+            case .permissionDenied, .permissionNotDetermined: return "on, not scheduled: \(block.message(for: reminder))"
+            case .preferenceOff: return "off"
+            }
+        }
+        if report.installed?.contains(reminder.id) == true { return "on: \(when)" }
+        return "on, not scheduled yet: `notif apply` installs it"
     }
 
     // MARK: set / permission / apply
@@ -127,28 +140,33 @@ struct Commands {
 
     func permission(_ args: [String]) throws(UsageError) -> ExitCode {
         guard args.count == 1 else {
-            throw UsageError(message: "permission needs one of grant, deny, reset, status", command: "permission")
+            throw UsageError(message: "permission needs one of allow, deny, reset, status", command: "permission")
         }
         let target: NotificationPermission
         switch args[0] {
-        case "grant": target = .granted
+        case "allow", "grant": target = .granted
         case "deny": target = .denied
         case "reset": target = .notDetermined
         case "status":
             do {
                 let loaded = try context.store.load()
                 if let notice = loaded.notice { output.warn(notice) }
-                output.line(loaded.preferences.permission.rawValue)
+                output.line(loaded.preferences.permission.word)
                 return .success
             } catch {
                 output.error(error.description)
                 return .failure
             }
         default:
-            throw UsageError(message: "unknown permission action '\(args[0])'; use grant, deny, reset or status", command: "permission")
+            throw UsageError(message: "unknown permission action '\(args[0])'; use allow, deny, reset or status", command: "permission")
         }
-        let said = ["granted": "Notifications allowed.", "denied": "Notifications blocked.", "notDetermined": "Permission reset: notif will ask again."]
-        return change(said[target.rawValue]!) { prefs in
+        let said: String
+        switch target {
+        case .granted: said = "Permission: \(target.word)."
+        case .denied: said = "Permission: \(target.word). Reminders are blocked; `notif permission allow` changes it."
+        case .notDetermined: said = "Permission: \(target.word). notif asks again the next time a reminder is turned on."
+        }
+        return change(said) { prefs in
             var copy = prefs
             copy.permission = target
             return copy
@@ -226,6 +244,12 @@ struct Commands {
 
     func test(_ args: [String]) throws(UsageError) -> ExitCode {
         _ = try flags(args, allowed: [], command: "test")
+        // Nothing is shown before notifications are allowed: say so, with the way to allow them.
+        if let preferences = try? context.store.load().preferences, preferences.permission != .granted {
+            output.error("the test notification was not sent: permission is \(preferences.permission.word); "
+                + "`notif permission allow` allows notifications")
+            return .failure
+        }
         let record = service.deliver(LocalReminders.testNotification, kind: .test)
         switch record.outcome {
         case .delivered:
@@ -242,16 +266,22 @@ struct Commands {
         var json = false
         var index = 0
         while index < args.count {
-            switch args[index] {
-            case "--json": json = true
-            case "-n", "--limit":
-                index += 1
-                guard index < args.count, let n = Int(args[index]), n > 0 else {
-                    throw UsageError(message: "-n needs a positive number", command: "history")
+            let arg = args[index]
+            if arg == "--json" {
+                json = true
+            } else if let value = Self.optionValue(arg, short: "-n", long: "--limit") {
+                // `-n 5`, `-n5`, `--limit 5`, `--limit=5`.
+                let text: String
+                if let value {
+                    text = value
+                } else {
+                    index += 1
+                    guard index < args.count else { throw UsageError(message: "\(arg) needs a number", command: "history") }
+                    text = args[index]
                 }
-                limit = n
-            default:
-                throw UsageError(message: "unknown argument '\(args[index])' for history", command: "history")
+                limit = try Self.count(text, for: arg.hasPrefix("--") ? "--limit" : "-n", command: "history")
+            } else {
+                throw UsageError(message: "unknown argument '\(arg)' for history", command: "history")
             }
             index += 1
         }
@@ -261,7 +291,9 @@ struct Commands {
         do {
             let records = try context.deliveryLog.newest(limit)
             if records.isEmpty && !json { output.line("No deliveries yet.") }
-            for record in records { output.line(json ? JSONWriter.compact(record.json) : presenter.recordLine(record)) }
+            for record in records {
+                if json { output.json(JSONWriter.compact(record.json)) } else { output.line(presenter.recordLine(record)) }
+            }
             return .success
         } catch {
             output.error(error.description)
@@ -279,7 +311,7 @@ struct Commands {
             if history.items.isEmpty && !json { output.line("No notifications from the server yet.") }
             for item in history.items.prefix(limit) {
                 if json {
-                    output.line(JSONWriter.compact(item.json.setting("cached", to: .bool(history.cachedAt != nil))))
+                    output.json(JSONWriter.compact(item.json.setting("cached", to: .bool(history.cachedAt != nil))))
                 } else {
                     // The server's words, with any control characters shown, never sent to the terminal.
                     let (sentAt, title, body) = (TerminalText.safe(item.sentAt, limit: .max), TerminalText.safe(item.title, limit: .max),
@@ -291,6 +323,25 @@ struct Commands {
         } catch {
             output.error(error.message)
             return .failure
+        }
+    }
+
+    /// For an option spelled `short`/`long`: nil when `arg` is neither; `.some(nil)` when the
+    /// value is the next argument; `.some(value)` when it is attached (`-n5`, `--limit=5`).
+    static func optionValue(_ arg: String, short: String, long: String) -> String?? {
+        if arg == short || arg == long { return .some(nil) }
+        if arg.hasPrefix(long + "=") { return .some(String(arg.dropFirst(long.count + 1))) }
+        if arg.hasPrefix(short) && !arg.hasPrefix("--") && arg.count > short.count { return .some(String(arg.dropFirst(short.count))) }
+        return nil
+    }
+
+    /// A positive whole number for `option`, or a usage error that says what is wrong with it.
+    static func count(_ text: String, for option: String, command: String, minimum: Int = 1) throws(UsageError) -> Int {
+        switch WholeNumber.parse(text, minimum: Int64(minimum)) {
+        case .value(let n): return Int(n)
+        case .tooLarge: throw UsageError(message: "\(option) \(text) is too large (at most \(Int64.max))", command: command)
+        case .tooSmall: throw UsageError(message: "\(option) needs a number of \(minimum) or more, not \(text)", command: command)
+        case .notANumber: throw UsageError(message: "\(option) needs a whole number, not '\(text)'", command: command)
         }
     }
 

@@ -8,34 +8,48 @@ import Storage
 extension Commands {
     func daemon(_ args: [String]) throws(UsageError) -> ExitCode {
         var args = args
-        var interval = Int64(300)
-        if let env = context.lookup("NOTIF_POLL_INTERVAL"), !env.isEmpty {
-            guard let value = Int64(env), value >= 10 else {
-                throw UsageError(message: "NOTIF_POLL_INTERVAL '\(env)' is not a number of seconds (10 or more)", command: "daemon")
-            }
-            interval = value
-        }
+        var given: (text: String, source: String)?
+        if let env = context.lookup("NOTIF_POLL_INTERVAL"), !env.isEmpty { given = (env, "NOTIF_POLL_INTERVAL") }
         if let index = args.firstIndex(where: { $0 == "--poll-interval" || $0.hasPrefix("--poll-interval=") }) {
-            let text: String
             if args[index] == "--poll-interval" {
                 guard index + 1 < args.count else { throw UsageError(message: "--poll-interval needs a number of seconds", command: "daemon") }
-                text = args[index + 1]
+                given = (args[index + 1], "--poll-interval")
                 args.removeSubrange(index...(index + 1))
             } else {
-                text = String(args[index].dropFirst("--poll-interval=".count))
+                given = (String(args[index].dropFirst("--poll-interval=".count)), "--poll-interval")
                 args.remove(at: index)
             }
-            guard let value = Int64(text), value >= 10 else {
-                throw UsageError(message: "--poll-interval '\(text)' is not a number of seconds (10 or more)", command: "daemon")
-            }
-            interval = value
         }
         switch args {
-        case []: return runDaemon(pollInterval: interval)
+        case []: return runDaemon(pollInterval: try pollInterval(given))
         case ["--install-autostart"]: return installAutostart()
         case ["--remove-autostart"]: return removeAutostart()
         default:
             throw UsageError(message: "unexpected argument '\(args.first { $0 != "--install-autostart" && $0 != "--remove-autostart" } ?? args[1])' for daemon", command: "daemon")
+        }
+    }
+
+    /// A week: longer waits between polls are refused (and could not be added to a time).
+    static let longestPollInterval: Int64 = 7 * 24 * 3600
+
+    /// How often an Account project's server is asked (300 s unless given). The value is checked
+    /// only in Account projects, where it applies: elsewhere a bad one is ignored, with a warning
+    /// when it was given on the command line.
+    private func pollInterval(_ given: (text: String, source: String)?) throws(UsageError) -> Int64 {
+        guard let given else { return 300 }
+        let parsed = WholeNumber.parse(given.text, minimum: 10, maximum: Self.longestPollInterval)
+        if case .value(let seconds) = parsed { return seconds }
+        guard (try? context.store.load().preferences.mode) == .account else {
+            if given.source.hasPrefix("--") {
+                output.warn("\(given.source) '\(given.text)' is ignored: it applies to Account projects only, and this is a Guest project")
+            }
+            return 300
+        }
+        switch parsed {
+        case .tooLarge:
+            throw UsageError(message: "\(given.source) '\(given.text)' is too large (at most \(Self.longestPollInterval) seconds, a week)", command: "daemon")
+        default:
+            throw UsageError(message: "\(given.source) '\(given.text)' is not a number of seconds (10 or more)", command: "daemon")
         }
     }
 

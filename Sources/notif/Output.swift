@@ -1,3 +1,4 @@
+import CNcursesw
 import Glibc
 import SharedLogic
 
@@ -5,19 +6,32 @@ import SharedLogic
 struct Output {
     var out: (String) -> Void = { Output.write(1, $0) }
     var err: (String) -> Void = { Output.write(2, $0) }
+    /// JSON documents: in a locale that is not UTF-8, characters beyond ASCII become `\uXXXX`
+    /// escapes (the same document) rather than being changed.
+    var outJSON: (String) -> Void = { Output.write(1, $0, json: true) }
 
     /// Writes nothing at all (`notif deliver --quiet`).
     static var silent: Output { Output(out: { _ in }, err: { _ in }) }
 
     func line(_ text: String = "") { out(text + "\n") }
+    func json(_ text: String) { outJSON(text + "\n") }
     func warn(_ text: String) { err("notif: warning: " + text + "\n") }
     func error(_ text: String) { err("notif: " + text + "\n") }
 
+    /// Whether the locale's character set is UTF-8 (LANG, LC_ALL, LC_CTYPE), read once, only
+    /// when something beyond ASCII is to be written.
+    static let localeIsUTF8: Bool = notif_setup_locale() != 0
+
     /// Writes `text` with every control character but newline and tab shown as an escape: the
     /// one way out to the terminal, so no server answer, file or other program's error text
-    /// can send escape sequences (clipboard writes, a cleared screen, a window title).
-    static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(TerminalText.printable(text).utf8)
+    /// can send escape sequences (clipboard writes, a cleared screen, a window title). In a
+    /// locale that is not UTF-8 the text is made ASCII, as the page draws it there.
+    static func write(_ fd: Int32, _ text: String, json: Bool = false) {
+        var safe = TerminalText.printable(text)
+        if !safe.utf8.allSatisfy({ $0 < 0x80 }) && !localeIsUTF8 {
+            safe = json ? ASCIIText.escapingJSON(safe) : ASCIIText.transliterate(safe)
+        }
+        var bytes = Array(safe.utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -49,7 +49,7 @@ struct Presenter {
             for item in move.report.outcomes {
                 guard case .failed(let error) = item.result else { continue }
                 let reminder = LocalReminders.reminder(id: item.id)
-                result.append((reminder?.title ?? item.id, "notif could not remove its old \(move.scheduler.rawValue) entry (\(error)); "
+                result.append((reminder?.title ?? item.id, "notif could not remove its old \(move.scheduler.rawValue) entry: \(error); "
                     + removalHint(move.scheduler, reminder?.id)))
             }
         }
@@ -58,7 +58,7 @@ struct Presenter {
             for item in outcome.report.outcomes where !planned.contains(item.id) {
                 guard case .failed(let error) = item.result else { continue }
                 let reminder = LocalReminders.reminder(id: item.id)
-                result.append((reminder?.title ?? item.id, "notif could not check or remove its \(kind.rawValue) entry (\(error)); "
+                result.append((reminder?.title ?? item.id, "notif could not check or remove its \(kind.rawValue) entry: \(error); "
                     + removalHint(kind, reminder?.id)))
             }
         }
@@ -89,8 +89,8 @@ struct Presenter {
 
     func hint(_ reason: BlockReason) -> String {
         switch reason {
-        case .permissionNotDetermined: return "; run `notif permission grant` to allow notifications"
-        case .permissionDenied: return "; `notif permission grant` allows them again"
+        case .permissionNotDetermined: return "; `notif permission allow` allows notifications"
+        case .permissionDenied: return "; `notif permission allow` allows them again"
         case .masterSwitchOff: return "; `notif set push-notifications on` turns it back on"
         case .accountProject, .preferenceOff: return ""
         }

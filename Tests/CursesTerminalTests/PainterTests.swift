@@ -84,6 +84,30 @@ import SettingsUI
         #expect(Self.terminal.screenText()[2] == " Café ✓ 日本 done")
     }
 
+    /// With the C library's widths (what the page runs with), what follows an emoji or a symbol
+    /// is where ncurses puts it: the canvas's column of every body is the screen's.
+    @Test func emojiTitlesKeepTheirRowsAlignedOnTheRealScreen() {
+        setlocale(LC_CTYPE, "C.UTF-8")
+        #expect(ColumnWidths.system.columns("✅") == 2 && ColumnWidths.system.columns("🚀") == 2 && ColumnWidths.system.columns("é") == 1)
+        let items = [ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Deployed ✅ ✔ ★", body: "All good"),
+                     ServerItem(sentAt: "2026-11-29T17:00:00Z", title: "Launch 🚀 日本", body: "Go"),
+                     ServerItem(sentAt: "2026-11-29T16:00:00Z", title: "Plain title", body: "Body")]
+        let canvas = TextWidth.$columns.withValue(.system) { () -> Canvas in
+            var s = state { $0.preferences.mode = .account; $0.screen = .history }
+            s.history = .server(items, note: nil)
+            return SettingsRenderer.render(s)
+        }
+        Self.terminal.paint(canvas)
+        for (item, row) in zip(items, 2...) {
+            let column = (0..<canvas.width).first { col in
+                !canvas[row, col].continuation && canvas[row, col].scalar == item.body.unicodeScalars.first!
+                    && (col == 0 || canvas[row, col - 1].scalar == " ")
+            }
+            #expect(column == (0..<canvas.width).first { canvas[2, $0].scalar == "A" && canvas[2, $0 - 1].scalar == " " }, "\(item.title)")
+            #expect(Self.terminal.screenText(row: row, from: column ?? 0) == item.body, "\(item.title): ncurses has \(Self.terminal.screenText()[row])")
+        }
+    }
+
     @Test func rolesWithoutColourStillDiffer() {
         let mono = Palette(useColor: false)
         #expect(mono.attributes(for: .focused) != mono.attributes(for: .normal))

@@ -55,7 +55,7 @@ import Testing
         let entry = sandbox.embeddedEntry
         let result = try sandbox.notif(["set", "tips-and-updates", "on"], env)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("notif permission grant"))
+        #expect(result.stdout.contains("notif permission allow"))
         #expect(!FileManager.default.fileExists(atPath: entry), "scheduled before permission was decided")
         // Granting schedules it: the check above can see an entry.
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
@@ -103,6 +103,7 @@ import Testing
 
     @Test func testFailsWithAReasonWhenNoNotificationServiceIsReachable() throws {
         let sandbox = Sandbox()
+        _ = try sandbox.notif(["permission", "allow"])
         let result = try sandbox.notif(["test"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("the test notification was not shown"))

@@ -153,7 +153,7 @@ struct SchedulerChoiceEndToEndTests {
                                                 + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + [binary] + item.args,
                                             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
             #expect(result.status == 1, "\(item.what): \(result)")
-            #expect(result.stdout.contains("Tips & Updates: may still fire: notif could not check or remove its cron entry (\(item.says)"),
+            #expect(result.stdout.contains("Tips & Updates: may still fire: notif could not check or remove its cron entry: \(item.says)"),
                     "\(item.what): \(result)")
             #expect(result.stdout.contains("run `notif apply`, or delete notif's managed block") && result.stdout.contains("`crontab -e`"),
                     "\(item.what): \(result)")
@@ -184,7 +184,7 @@ struct SchedulerChoiceEndToEndTests {
                                  ["PATH": fakes.directory + ":/usr/bin:/bin"], input: "tok-\(UUID().uuidString.prefix(8))\n")
         #expect(login.status == 1, "\(login)")
         #expect(login.stdout.contains("Logged in to \(server.url)") && login.stdout.contains("Device token: registered"), "\(login)")
-        #expect(login.stdout.contains("Tips & Updates: may still fire: notif could not check or remove its cron entry (`crontab -l` failed"), "\(login)")
+        #expect(login.stdout.contains("Tips & Updates: may still fire: notif could not check or remove its cron entry: `crontab -l` failed"), "\(login)")
         #expect(!login.stdout.contains("No Guest reminders were scheduled"), "\(login)")
         #expect(login.stderr.contains("logged in, but a Guest reminder may still fire"), "\(login)")
         #expect(try user.crontab() == withEntry)

@@ -219,7 +219,7 @@ struct ServiceFixture {
         }
         try fixture.save { $0.permission = .denied }
         status = try fixture.service.status()
-        #expect(!status.inSync && status.noReminderReason == "notifications are blocked (permission denied)")
+        #expect(!status.inSync && status.noReminderReason == "permission is Don't allow")
     }
 
     @Test func statusSaysWhatEachSchedulerStillNeeds() throws {

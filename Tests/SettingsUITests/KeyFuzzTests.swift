@@ -12,7 +12,8 @@ import SharedLogic
     static let keys: [Key] = [
         .up, .down, .left, .right, .enter, .tab, .backTab, .escape, .backspace, .home, .end, .pageUp, .pageDown,
         .char(" "), .char("j"), .char("k"), .char("h"), .char("l"), .char("p"), .char("t"), .char("H"), .char("?"),
-        .char("r"), .char("a"), .char("d"), .char("q"), .char("x"), .char("é"), .char("日"), .ctrl("c"), .ctrl("l"),
+        .char("r"), .char("a"), .char("d"), .char("q"), .char("x"), .char("é"), .char("日"), .ctrl("c"), .ctrl("l"), .ctrl("z"),
+        .alt("j"), .alt("x"), .alt("d"), .char("s"),
         .function(1), .function(12), .unknown(999),
     ]
 
@@ -38,8 +39,8 @@ import SharedLogic
             } else if roll < 96 {
                 action = .resize(TerminalSize(width: Int(random.next() % 140), height: Int(random.next() % 50)))
             } else {
-                // The shell's answers arrive too.
-                action = .committed(preferences: state.preferences, status: state.status, problem: random.next() % 4 == 0 ? "disk full" : nil)
+                // The shell's answers arrive too, in the order it would send them.
+                action = Self.answer(to: state, roll: random.next())
             }
             let (next, effects) = SettingsApp.update(state, action)
             state = next
@@ -52,6 +53,9 @@ import SharedLogic
             let canvas = SettingsRenderer.render(state)
             #expect(canvas.width == max(0, state.size.width) && canvas.height == max(0, state.size.height), "step \(step) seed \(random.seed)")
             #expect(state.focus.isEnabled(in: state.preferences), "step \(step) seed \(random.seed): focus on a disabled row")
+            // What the page shows is always what is saved with the changes not saved yet on top.
+            let shown = (state.unsaved + state.pendingSaves.flatMap { $0 }).reduce(state.savedPreferences) { $1.applied(to: $0) }
+            #expect(shown == state.preferences, "step \(step) seed \(random.seed): the page shows settings nobody asked for")
             if state.screen == .page && state.dialog == nil && !SettingsApp.isTooSmall(state.size) {
                 let line = canvas.text.split(separator: "\n").first { $0.contains("Next reminder:") }
                 let planned = !LocalReminders.plan(state.preferences).isEmpty
@@ -68,5 +72,24 @@ import SharedLogic
         #expect(shownPlanned > 0 && shownNone > 0, "seed \(random.seed): \(shownPlanned) planned, \(shownNone) not")
         print("figures: key fuzzing (reducer): \(count) random keys, clicks and resizes, \(quits) quits, "
               + "\(shownPlanned) pages with a reminder planned and \(shownNone) without, seed \(random.seed); held")
+    }
+
+    /// One answer the shell could give now: to the oldest save, to the scheduler work running, or from outside.
+    static func answer(to state: AppState, roll: UInt64) -> Action {
+        let failing = roll % 4 == 0
+        if let batch = state.pendingSaves.first, roll % 3 != 0 {
+            return failing ? .commitFailed(changes: batch, preferences: state.savedPreferences, message: "disk full")
+                           : .saved(batch.reduce(state.savedPreferences) { $1.applied(to: $0) })
+        }
+        if state.scheduling.running != nil, roll % 5 != 0 {
+            return .applied(status: state.status, problem: failing ? "Not scheduled: crontab hangs" : nil)
+        }
+        switch roll % 5 {
+        case 0: return .changedElsewhere(.settings)
+        case 1: return .preferencesReloaded(NotificationPreferences.with { $0.promotions = roll % 2 == 0 })
+        case 2: return .changedElsewhere(.deliveries)
+        case 3: return .testFinished(succeeded: failing, message: "Test notification shown.")
+        default: return .historyLoaded(.records([]))
+        }
     }
 }

@@ -23,8 +23,8 @@ import Testing
     @Test(arguments: [
         (wanted { $0.tipsAndUpdates = false }, "none — off (Tips & Updates is off)"),
         (wanted { $0.pushNotifications = false }, "none — off (Push Notifications is off)"),
-        (wanted { $0.permission = .denied }, "none — notifications are blocked (press p to change)"),
-        (wanted { $0.permission = .notDetermined }, "none — permission needed (press p)"),
+        (wanted { $0.permission = .denied }, "none — blocked: permission is Don't allow (p changes it)"),
+        (wanted { $0.permission = .notDetermined }, "none — permission is Not decided (press p)"),
         (wanted { $0.mode = .account }, "none — Account project (reminders are a Guest feature)"),
     ])
     func whatTheSettingsBlockIsNamed(preferences: NotificationPreferences, expected: String) {

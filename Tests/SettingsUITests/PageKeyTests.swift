@@ -96,7 +96,7 @@ import SharedLogic
     @Test func focusLeavesARowThatBecomesDisabled() {
         var s = Script(preferences: .with { _ in })
         s.press(.down, .down)
-        s.send(.preferencesReloaded(.with { $0.pushNotifications = false }, .cronFiring))
+        s.send(.preferencesReloaded(.with { $0.pushNotifications = false }))
         #expect(s.state.focus == .pushNotifications)
     }
 
@@ -108,7 +108,7 @@ import SharedLogic
     }
 
     @Test func testKeySendsATestAndShowsTheOutcome() {
-        var s = Script(preferences: .with { _ in })
+        var s = Script(preferences: .with { $0.permission = .granted })
         #expect(s.press(.char("t")) == [.sendTest])
         #expect(s.screen.contains("Sending a test notification"))
         s.send(.testFinished(succeeded: false, message: "Test notification not shown: no D-Bus session bus"))
@@ -119,17 +119,18 @@ import SharedLogic
     @Test func errorsAreShownWithTheRetryKeyAndRetryClearsThem() {
         var s = Script(preferences: .with { $0.permission = .granted })
         s.settles = false
-        s.press(.down, .char(" "))
-        s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: []),
-                          problem: "Not scheduled: `crontab -` failed (exit status 1: disk full); your crontab was not changed"))
+        #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.tipsAndUpdates, true)])])
+        #expect(s.send(.saved(s.state.preferences)) == [.apply(choosing: false)])
+        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: []),
+                        problem: "Not scheduled: `crontab -` failed (exit status 1: disk full); your crontab was not changed"))
         let canvas = s.canvas
         #expect(canvas.text.contains("Not scheduled: `crontab -` failed"))
         #expect(canvas.text.contains("(r retries)"))
         #expect(canvas.text.contains("r retry"), "the key bar offers r while there is an error")
         #expect(canvas.text.contains("Next reminder: none — not scheduled yet"))
         assertSnapshot(canvas, named: "page-error")
-        #expect(s.press(.char("r")) == [.retryApply])
-        s.send(.committed(preferences: s.state.preferences, status: SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: SchedulerStatus.cronFiring.nextFire), problem: nil))
+        #expect(s.press(.char("r")) == [.apply(choosing: false)])
+        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: SchedulerStatus.cronFiring.nextFire), problem: nil))
         #expect(s.state.error == nil)
         #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
         #expect(s.press(.char("r")).isEmpty, "nothing to retry")
@@ -149,9 +150,8 @@ import SharedLogic
         s.send(.commitFailed(changes: [.toggle(.queueAlerts, false), .toggle(.promotions, true)], preferences: .with { _ in }, message: "still read-only"))
         #expect(s.press(.char("r")) == [.commit([.toggle(.queueAlerts, false), .toggle(.promotions, true)])])
         #expect(s.screen.contains("Retrying"))
-        s.settles = true
-        s.send(.committed(preferences: s.state.preferences, status: .cronFiring, problem: nil))
-        #expect(s.state.unsaved.isEmpty && s.state.error == nil)
+        s.settle()
+        #expect(s.state.unsaved.isEmpty && s.state.error == nil && s.state.saveProblem == nil)
         #expect(s.screen.contains("Done: the settings are saved and scheduled."))
         #expect(!s.screen.contains("Retrying"))
         #expect(s.press(.char(" ")) == [.commit([.toggle(.promotions, false)])], "nothing unsaved is left to carry")
@@ -264,7 +264,7 @@ import SharedLogic
             return expect([.loadHistory], "the history screen opens, loading") { $0.screen == .history && $0.history == .loading }
         case (.page, .retry):
             state.error = "Not scheduled: x"
-            return expect([.retryApply], "the apply is retried") { $0.retrying && $0.error == "Not scheduled: x" }
+            return expect([.apply(choosing: false)], "the apply is retried") { $0.retrying && $0.error == "Not scheduled: x" }
         case (.page, .help):
             return expect("the help screen opens at its top") { $0.screen == .help && $0.helpScroll == 0 }
         case (.page, .quit), (.dialog, .quit), (.list, .quit), (.screen, .quit), (.wizard, .quit):
@@ -316,6 +316,32 @@ import SharedLogic
         case (.screen, .close):
             state.screen = .help
             return expect("back to the page") { $0.screen == .page }
+        case (.confirm, .previous), (.confirm, .next):
+            state.unsaved = [.toggle(.promotions, true)]
+            state.dialog = .quitUnsaved(focus: .saveAgain)
+            return expect("the other answer is focused") { $0.dialog == .quitUnsaved(focus: .quitAnyway) }
+        case (.confirm, .activate):
+            state.unsaved = [.toggle(.promotions, true)]
+            state.dialog = .quitUnsaved(focus: .quitAnyway)
+            return expect([.quit], "Quit anyway quits (the shell says what was not saved)") { $0.dialog == nil }
+        case (.confirm, .close):
+            state.unsaved = [.toggle(.promotions, true)]
+            state.dialog = .quitUnsaved(focus: .saveAgain)
+            return expect("back to the page, the change kept") { $0.dialog == nil && $0.unsaved == [.toggle(.promotions, true)] }
+        case (.screen, .activate):
+            state.screen = .history
+            state.history = .records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: CivilDate(year: 2026, month: 11, day: 30),
+                                                     reminder: "tips-and-updates", kind: .scheduled, outcome: .delivered, detail: "shown")])
+            return expect("the highlighted entry opens whole") { $0.dialog == .historyEntry(0) }
+        case (_, .quitNow), (_, .suspend):
+            // Ctrl-C and Ctrl-Z act from anywhere, whatever is open, and change nothing else.
+            if context == .dialog { state.dialog = .permission(focus: .allow, reason: .requested) }
+            if context == .confirm { state.unsaved = [.toggle(.promotions, true)]; state.dialog = .quitUnsaved(focus: .saveAgain) }
+            if context == .list { state.dialog = .soundList(selected: .default) }
+            if context == .screen { state.screen = .help }
+            if context == .wizard { state.screen = .onboarding(.welcome) }
+            let before = state
+            return expect([command == .quitNow ? .quit : .suspend], command == .quitNow ? "quits at once" : "suspends") { $0 == before }
         case (.wizard, .previous), (.wizard, .next):
             state.screen = .onboarding(.guestReminders)
             state.wizardFocus = .turnOn
@@ -375,7 +401,7 @@ import SharedLogic
             ServerItem(sentAt: "2026-11-28T10:00:00Z", title: "Weekend offer", body: ""),
         ], note: nil)))
         let text = s.screen
-        #expect(text.contains("2026-11-29 18:00  Your table is ready — Queue 12"))
+        #expect(text.contains("2026-11-29 18:00  Your table is ready  Queue 12"))
         #expect(text.contains("Weekend offer"))
         assertSnapshot(s.canvas, named: "history-account")
         s.send(.historyLoaded(.server([ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Your table is ready", body: "")],

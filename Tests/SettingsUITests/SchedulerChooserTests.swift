@@ -19,7 +19,7 @@ import SharedLogic
     }
 
     @Test func theLineSaysWhichSchedulerWhyAndTheKey() {
-        #expect(script().screen.contains(" Scheduler: cron (auto; s changes)   Permission: allowed"))
+        #expect(script().screen.contains(" Scheduler: cron (auto; s changes)   Permission: Allow"))
         #expect(script { $0.scheduler = .cron }.screen.contains(" Scheduler: cron (chosen; s changes)"))
         // Entries a one-off --scheduler put on cron while systemd is the saved choice.
         #expect(script { $0.scheduler = .systemd }.screen.contains(" Scheduler: cron (kept; chosen: systemd; s changes)"))
@@ -28,11 +28,11 @@ import SharedLogic
         #expect(overridden.screen.contains(" Scheduler: cron (--scheduler; s changes)"))
         // Narrow terminals drop the key, then the note, before the permission is cut.
         var narrow = script()
-        narrow.send(.resize(TerminalSize(width: 56, height: 16)))
-        #expect(narrow.screen.contains(" Scheduler: cron (auto)   Permission: allowed"))
+        narrow.send(.resize(TerminalSize(width: 52, height: 16)))
+        #expect(narrow.screen.contains(" Scheduler: cron (auto)   Permission: Allow"))
         var narrowest = script { $0.permission = .notDetermined }
         narrowest.send(.resize(SettingsApp.minimumSize))
-        #expect(narrowest.screen.contains(" Scheduler: cron   Permission: not decided"))
+        #expect(narrowest.screen.contains(" Scheduler: cron   Permission: Not decided"))
     }
 
     @Test func sOpensTheChooserOnTheSavedChoiceAndEnterSavesAnother() {
@@ -89,7 +89,8 @@ import SharedLogic
         var moved = Self.cronHolds
         moved.scheduler = "systemd"
         moved.moved = "Moved the reminder from cron to systemd: you chose systemd."
-        s.send(.committed(preferences: s.state.preferences, status: moved, problem: nil))
+        s.send(.saved(s.state.preferences))
+        s.send(.applied(status: moved, problem: nil))
         #expect(s.screen.contains("Moved the reminder from cron to systemd: you chose systemd."))
         #expect(s.state.status.moved == nil, "kept as the notice, not in the status")
         #expect(s.screen.contains("Scheduler: systemd (chosen; s changes)"))
@@ -99,7 +100,8 @@ import SharedLogic
         var s = script()
         s.settles = false
         s.press(.down, .char(" "))
-        s.send(.committed(preferences: s.state.preferences, status: Self.cronHolds,
+        s.send(.saved(s.state.preferences))
+        s.send(.applied(status: Self.cronHolds,
                           problem: "Tips & Updates may still fire: notif could not check or remove its cron entry (crontab is not installed or not on PATH)"))
         #expect(s.screen.contains("Tips & Updates may still fire: notif could not check or remove its cron entry"))
         #expect(!s.screen.contains("Not scheduled"))

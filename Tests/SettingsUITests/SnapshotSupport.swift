@@ -36,9 +36,13 @@ func assertSnapshot(_ canvas: Canvas, named name: String, filePath: String = #fi
 /// A scripted session: a state and the effects each step asked for.
 struct Script {
     var state: AppState
+    /// The effects keys and clicks asked for (not those answers led to).
     var effects: [Effect] = []
-    /// Answer every save as the shell would when it works (saved, scheduled), so the next key
-    /// starts from a settled page; off for tests that answer themselves.
+    /// The effects that came from the stand-in shell's answers (an apply after a save, a quit
+    /// that waited for one).
+    var settled: [Effect] = []
+    /// Answer every save and scheduler read as the shell would when it works (saved, scheduled),
+    /// so the next key starts from a settled page; off for tests that answer themselves.
     var settles = true
 
     init(_ state: AppState) { self.state = state }
@@ -55,9 +59,7 @@ struct Script {
             let (next, effects) = SettingsApp.update(state, action)
             state = next
             produced += effects
-            if settles && effects.contains(where: { if case .commit = $0 { return true } else { return false } }) {
-                state = SettingsApp.update(state, .committed(preferences: state.preferences, status: state.status, problem: nil)).0
-            }
+            if settles { answer(effects) }
         }
         effects += produced
         return produced
@@ -70,9 +72,33 @@ struct Script {
         return produced
     }
 
-    /// Stands in for the shell: answers each commit as saved and scheduled.
+    /// Stands in for a shell whose saves and applies work: each commit saved, each apply and
+    /// refresh answered with the status the page shows, until nothing more is asked.
+    mutating func answer(_ effects: [Effect]) {
+        var queue = effects
+        while !queue.isEmpty {
+            let reply: Action?
+            switch queue.removeFirst() {
+            case .commit(let changes): reply = .saved(changes.reduce(state.savedPreferences) { $1.applied(to: $0) })
+            case .apply: reply = .applied(status: state.status, problem: nil)
+            case .refreshStatus: reply = .statusRefreshed(state.status)
+            default: reply = nil
+            }
+            guard let reply else { continue }
+            let (next, more) = SettingsApp.update(state, reply)
+            state = next
+            settled += more
+            queue += more
+        }
+    }
+
+    /// Answers the oldest save as saved and the scheduler work as done (for tests that answer themselves).
     mutating func settle() {
-        send(.committed(preferences: state.preferences, status: state.status, problem: nil))
+        let wasSettling = settles
+        settles = true
+        if let batch = state.pendingSaves.first { send(.saved(batch.reduce(state.savedPreferences) { $1.applied(to: $0) })) }
+        if state.scheduling.running != nil { send(.applied(status: state.status, problem: nil)) }
+        settles = wasSettling
     }
 
     var canvas: Canvas { SettingsRenderer.render(state) }

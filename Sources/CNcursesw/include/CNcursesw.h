@@ -19,6 +19,9 @@ enum {
    never exits (initscr would on an unknown TERM). Returns NOTIF_SCREEN_OK or the problem. */
 int notif_start_screen(void);
 
+/* The C library's wcwidth (what ncurses places characters by) in the current locale. */
+int notif_wcwidth(unsigned int scalar);
+
 /* setlocale(LC_CTYPE, "") and whether the locale's character set is UTF-8. */
 int notif_setup_locale(void);
 
@@ -36,6 +39,8 @@ attr_t notif_color_pair(short pair);
 int notif_start_headless(const char *term, int height, int width);
 /* The text ncurses holds for one screen row (UTF-8, written into buffer). */
 void notif_row_text(int row, char *buffer, int size);
+/* The same from a screen column on (the cell ncurses holds there, whatever came before it). */
+void notif_row_text_from(int row, int column, char *buffer, int size);
 /* The attributes ncurses holds at a cell. */
 attr_t notif_cell_attributes(int row, int column);
 /* Where ncurses' cursor is. */
@@ -46,9 +51,23 @@ void notif_enable_mouse(void);
 /* After KEY_MOUSE: the cell of a left-button press or click; returns 0 for other events. */
 int notif_read_click(int *row, int *column);
 
-/* Handlers: SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag the key loop reads; crash signals
-   (SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE) restore the terminal and die with the signal. */
+/* Handlers: SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag the key loop reads, SIGTSTP another; crash
+   signals (SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE) restore the terminal and die with the signal. */
 void notif_install_signal_handlers(void);
+/* Whether the terminal has an alternate screen (smcup): without one, restoring clears the frame. */
+int notif_has_alternate_screen(void);
+/* Gives the terminal back as it was (a frame drawn on a terminal without an alternate screen is
+   cleared first; the cursor ends at the bottom-left and shows). Safe to call twice. */
+void notif_restore_terminal(void);
+/* Whether SIGTSTP arrived since the last call (`kill -TSTP`): the page should suspend. */
+int notif_pending_suspend(void);
+/* Restores the terminal and stops the process as SIGTSTP would; returns once continued (fg),
+   with ncurses ready to repaint everything. */
+void notif_suspend(void);
+/* The terminal's size as the kernel knows it (TIOCGWINSZ on stdout); returns 0 when unknown. */
+int notif_terminal_size(int *height, int *width);
+/* Blocks every signal but crashes in the calling thread, so signals wake the key reader. */
+void notif_block_signals_in_this_thread(void);
 /* The first pending quit signal, or 0. */
 int notif_pending_signal(void);
 /* Default action for `sig`, unblocked, and raised: the process ends as the signal asks. */

@@ -32,6 +32,8 @@ public enum HitTarget: Equatable, Sendable {
     case sound(NotificationSound)
     /// The status area's `Scheduler:` line, which opens the chooser.
     case schedulerLine
+    /// An entry of the History screen (by index), which opens it whole.
+    case historyRow(Int)
     /// A choice in the scheduler chooser.
     case scheduler(SchedulerPreference)
 }
@@ -83,7 +85,10 @@ public struct Canvas: Equatable, Sendable {
             if w == 0 { continue }
             if used + w > limit { break }
             if col >= 0 {
-                cells[row * width + col] = Cell(scalar: scalar, role: role, continuation: false)
+                // What this terminal cannot show takes one column, as `?`: the painter and
+                // ncurses then agree on where everything after it goes.
+                let shown: Unicode.Scalar = TextWidth.isPrintable(scalar) ? scalar : "?"
+                cells[row * width + col] = Cell(scalar: shown, role: role, continuation: false)
                 if w == 2 && col + 1 < width {
                     cells[row * width + col + 1] = Cell(scalar: " ", role: role, continuation: true)
                 }

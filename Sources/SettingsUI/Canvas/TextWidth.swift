@@ -1,58 +1,78 @@
 import SharedLogic
 
-/// Terminal column widths of text: wide East Asian characters and emoji take two columns,
-/// combining marks none.
+/// How many terminal columns one character takes: 2 for wide East Asian characters and most
+/// emoji, 0 for combining marks, -1 for what the terminal cannot show.
+public struct ColumnWidths: Sendable {
+    public let columns: @Sendable (Unicode.Scalar) -> Int
+
+    public init(_ columns: @escaping @Sendable (Unicode.Scalar) -> Int) {
+        self.columns = columns
+    }
+
+    /// A fixed Unicode table (East Asian Wide and Fullwidth, emoji presentation), the same in
+    /// every locale: the default, so tests do not depend on the machine's locale.
+    public static let unicode = ColumnWidths { UnicodeWidthTable.columns(of: $0) }
+}
+
+/// Terminal column widths of text, from the `ColumnWidths` in force (`TextWidth.$columns.withValue`).
 public enum TextWidth {
+    /// The widths rendering uses: the page's shell sets the C library's (`ColumnWidths.system`
+    /// in CursesTerminal), so the page's columns and the terminal's agree.
+    @TaskLocal public static var columns: ColumnWidths = .unicode
+
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        text.unicodeScalars.reduce(0) { $0 + of($1) }
     }
 
     public static func of(_ character: Character) -> Int {
-        // Printable ASCII, nearly every character notif draws: no Unicode tables needed.
+        // Printable ASCII, nearly every character notif draws: no lookup needed.
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
-        guard let scalar = character.unicodeScalars.first else { return 0 }
-        return of(scalar)
+        return character.unicodeScalars.reduce(0) { $0 + of($1) }
     }
 
-    /// The columns one scalar takes (combining marks and controls: none).
+    /// The columns one scalar takes on the page: controls and bidirectional controls none (they
+    /// are never drawn), what the terminal cannot show one (it is drawn as `?`).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v >= 0x20 && v < 0x7F { return 1 }
-        // Controls, and bidirectional controls that would reorder the terminal's text: never drawn.
         if TerminalText.needsEscape(scalar) { return 0 }
-        // Box drawing, arrows and general punctuation (all notif's own glyphs): one column.
-        if (0x2010...0x2BFF).contains(v) && !(0x2E80...0x303E).contains(v) { return 1 }
-        for range in wide where range.contains(v) { return 2 }
-        let category = scalar.properties.generalCategory
-        return category == .nonspacingMark || category == .enclosingMark ? 0 : 1
+        let w = columns.columns(scalar)
+        return w < 0 ? 1 : w
     }
 
-    /// East Asian wide and emoji ranges: two columns.
-    private static let wide: [ClosedRange<UInt32>] = [
-        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-        0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-    ]
+    /// Whether the terminal can show `scalar` as it is (else the page draws `?`).
+    public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v >= 0x20 && v < 0x7F { return true }
+        return !TerminalText.needsEscape(scalar) && columns.columns(scalar) >= 0
+    }
 
     /// `text` cut to at most `width` columns, ending in `…` (or `.` without Unicode) when cut.
-    public static func truncate(_ text: String, to width: Int, unicode: Bool = true) -> String {
+    /// `atWord`: cut at the last space that keeps at least half the width, so no word is split.
+    public static func truncate(_ text: String, to width: Int, unicode: Bool = true, atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
         var result = ""
         var used = 0
+        var lastSpace: (index: String.Index, used: Int)?
         let ellipsis: Character = unicode ? "…" : "."
         for character in text {
             let w = of(character)
             if used + w > width - 1 { break }
+            if character == " " { lastSpace = (result.endIndex, used) }
             result.append(character)
             used += w
+        }
+        if atWord, let space = lastSpace, space.used >= width / 2 {
+            result = String(result[..<space.index]) + " "
         }
         result.append(ellipsis)
         return result
     }
 
-    /// Splits `text` into lines of at most `width` columns at spaces.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    /// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line
+    /// is cut with `…`).
+    public static func wrap(_ text: String, width: Int, unicode: Bool = true) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""
@@ -62,10 +82,24 @@ public enum TextWidth {
                 line = candidate
             } else {
                 if !line.isEmpty { lines.append(line) }
-                line = of(word) <= width ? word : truncate(word, to: width)
+                line = of(word) <= width ? word : truncate(word, to: width, unicode: unicode)
             }
         }
         if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// `wrap`, kept to `maxRows` lines: when the text does not fit, the last line ends at a word
+    /// boundary with `…`, so a cut is never silent and never splits a word.
+    public static func wrap(_ text: String, width: Int, maxRows: Int, unicode: Bool = true) -> [String] {
+        var lines = wrap(text, width: width, unicode: unicode)
+        guard maxRows > 0 else { return [] }
+        guard lines.count > maxRows else { return lines }
+        lines = Array(lines.prefix(maxRows))
+        let ellipsis = unicode ? "…" : "..."
+        var words = lines[maxRows - 1].split(separator: " ").map(String.init)
+        while !words.isEmpty && of(words.joined(separator: " ") + " " + ellipsis) > width { words.removeLast() }
+        lines[maxRows - 1] = words.isEmpty ? truncate(lines[maxRows - 1], to: width, unicode: unicode) : words.joined(separator: " ") + " " + ellipsis
         return lines
     }
 }
@@ -75,5 +109,10 @@ extension String {
     public func padding(to width: Int) -> String {
         let w = TextWidth.of(self)
         return w >= width ? self : self + String(repeating: " ", count: width - w)
+    }
+
+    /// Exactly `width` columns: cut with `…` when longer, padded when shorter.
+    public func fitted(to width: Int, unicode: Bool = true) -> String {
+        TextWidth.truncate(self, to: width, unicode: unicode).padding(to: width)
     }
 }

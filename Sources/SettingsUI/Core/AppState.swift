@@ -24,15 +24,19 @@ public enum PromptReason: Equatable, Sendable {
     /// `p` on the page.
     case requested
     case onboarding
+    /// `t` while nobody has decided: the test is sent once notifications are allowed.
+    case test
 }
 
 /// The buttons a dialog or wizard page can show.
 public enum Button: Equatable, Hashable, Sendable {
-    case allow, deny, next, turnOn, notNow
+    case allow, deny, next, turnOn, notNow, saveAgain, quitAnyway
     public var title: String {
         switch self {
-        case .allow: return "Allow"
-        case .deny: return "Don't allow"
+        case .allow: return NotificationPermission.granted.word
+        case .deny: return NotificationPermission.denied.word
+        case .saveAgain: return "Save again"
+        case .quitAnyway: return "Quit anyway"
         case .next: return "Continue"
         case .turnOn: return "Turn on Tips & Updates"
         case .notNow: return "Not now"
@@ -47,6 +51,10 @@ public enum Dialog: Equatable, Sendable {
     case soundList(selected: NotificationSound)
     /// The scheduler chooser, opened from the `Scheduler:` line, with the highlighted choice.
     case schedulerList(selected: SchedulerPreference)
+    /// Quitting while changes are not saved: `Save again` or `Quit anyway`.
+    case quitUnsaved(focus: Button)
+    /// One history entry in full (the index in the list shown).
+    case historyEntry(Int)
 }
 
 /// A one-line message under the status area.
@@ -70,14 +78,34 @@ public struct AppState: Equatable, Sendable {
     public var status: SchedulerStatus
     /// A passing message (`Test notification shown`), or a warning about the last action.
     public var notice: Notice?
-    /// The last failure, until the next success (`r` retries).
+    /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
-    /// Changes the person made that are not saved yet (a save failed); every save carries them
-    /// again until one succeeds, so a change is never lost.
+    /// Why the last save failed, while changes are unsaved (`r` saves them again).
+    public var saveProblem: String?
+    /// What the settings file held when last read or written (the page shows it with the
+    /// changes not saved yet on top).
+    public var savedPreferences: NotificationPreferences
+    /// Changes whose save failed; the next save carries them again, so a change is never lost
+    /// (quitting asks while there are any).
     public var unsaved: [PreferenceChange] = []
+    /// Changes handed to the shell to save, oldest first, one entry per `.commit`.
+    public var pendingSaves: [[PreferenceChange]] = []
+    /// The scheduler work running or waiting (`.apply`, `.refreshStatus`).
+    public var scheduling = SchedulingProgress()
     /// `r` was pressed and its result has not come back.
     public var retrying = false
+    /// q was pressed while saves were on their way: the page quits (or asks) when they are done.
+    public var closing = false
+    /// `notif onboarding` finished: it leaves once the choices are saved and scheduled (the
+    /// natural end waits for the scheduler; quitting early does not).
+    public var leavingWhenScheduled = false
+    /// How many times `Save again` failed in the question asked on quitting.
+    public var failedSaveAgain = 0
+    /// `t` was pressed while a save (the permission, say) was on its way: sent once it is done.
+    public var testWaiting = false
     public var history: HistoryContent = .loading
+    /// The highlighted entry of the History screen (Enter shows it whole).
+    public var historySelection = 0
     public var historyScroll = 0
     public var helpScroll = 0
     public var size: TerminalSize
@@ -89,6 +117,7 @@ public struct AppState: Equatable, Sendable {
     public init(preferences: NotificationPreferences, status: SchedulerStatus = SchedulerStatus(),
                 size: TerminalSize = TerminalSize(width: 80, height: 24), unicode: Bool = true) {
         self.preferences = preferences
+        self.savedPreferences = preferences
         self.status = status
         self.size = size
         self.unicode = unicode

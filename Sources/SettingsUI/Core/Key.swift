@@ -8,27 +8,47 @@ public enum Key: Hashable, Sendable {
     case home, end, pageUp, pageDown
     /// Ctrl plus a letter (`ctrl("c")`).
     case ctrl(Character)
+    /// Alt (Meta) plus a character: Escape and the character within the escape delay. Never Escape.
+    case alt(Character)
     case function(Int)
     case unknown(Int)
 }
 
 /// Everything that can happen to the UI: input, and the outcomes of effects run by the shell.
 public enum Action: Equatable, Sendable {
+    /// The page is on screen: the first look at the scheduler, and Account projects' registration.
+    case opened
     case key(Key)
     /// A mouse click at a screen cell (0-based).
     case click(row: Int, column: Int)
     case resize(TerminalSize)
-    /// A change was saved; `preferences` is what is on disk now and `status` the scheduler afterwards.
-    /// `problem` is set when applying to the scheduler failed (the change itself is kept): the
-    /// line to show (`Not scheduled: …`, or that a reminder may still fire).
-    case committed(preferences: NotificationPreferences, status: SchedulerStatus, problem: String?)
-    /// Saving `changes` failed: nothing changed on disk; `preferences` is what is saved. The
-    /// page keeps showing the changes as wanted, and `r` tries to save them again.
+    /// The oldest `.commit` still waiting was saved; `preferences` is what is on disk now.
+    case saved(NotificationPreferences)
+    /// The oldest `.commit` still waiting could not be saved: nothing changed on disk;
+    /// `preferences` is what is saved. The page keeps showing the changes as wanted, and `r`
+    /// (or quitting, which asks) tries to save them again.
     case commitFailed(changes: [PreferenceChange], preferences: NotificationPreferences, message: String)
+    /// An `.apply` finished: the scheduler's state afterwards, and the line to show when it
+    /// failed (`Not scheduled: …`, or that a reminder may still fire). The saved change is kept.
+    case applied(status: SchedulerStatus, problem: String?)
+    /// A `.refreshStatus` finished (nil: the scheduler could not be read; the status stays).
+    case statusRefreshed(SchedulerStatus?)
     case testFinished(succeeded: Bool, message: String)
     case historyLoaded(HistoryContent)
-    /// Another process changed the settings file.
-    case preferencesReloaded(NotificationPreferences, SchedulerStatus)
+    /// What the settings file holds now (after `.reloadPreferences`).
+    case preferencesReloaded(NotificationPreferences)
+    /// Something outside the page happened to notif's files.
+    case changedElsewhere(OutsideChange)
+}
+
+/// What another process (or a hand) changed, as the page learns from watching notif's files.
+public enum OutsideChange: Equatable, Sendable {
+    /// settings.json was written, replaced or removed.
+    case settings
+    /// An apply finished somewhere (another page, `notif set`): the scheduler may hold other entries.
+    case schedule
+    /// A delivery was logged (a reminder fired, a test was sent).
+    case deliveries
 }
 
 /// The terminal's size in cells.

@@ -1,12 +1,13 @@
 /// Where a key press lands: what is showing decides what a key means.
 public enum KeyContext: Hashable, Sendable, CaseIterable {
-    case page, dialog, list, screen, wizard
+    case page, dialog, confirm, list, screen, wizard
 
     public var title: String {
         switch self {
         case .page: return "Notifications page"
         case .dialog: return "Permission prompt"
-        case .list: return "Sound and scheduler lists"
+        case .confirm: return "Quitting with changes not saved"
+        case .list: return "Sound and scheduler lists, a history entry"
         case .screen: return "Help and History"
         case .wizard: return "Onboarding"
         }
@@ -22,7 +23,7 @@ public struct KeyContexts: Equatable, Sendable, ExpressibleByArrayLiteral {
         rawValue = contexts.reduce(0) { $0 | Self.bit($1) }
     }
 
-    public static let all: KeyContexts = [.page, .dialog, .list, .screen, .wizard]
+    public static let all: KeyContexts = [.page, .dialog, .confirm, .list, .screen, .wizard]
 
     private static func bit(_ context: KeyContext) -> UInt8 {
         switch context {
@@ -31,6 +32,7 @@ public struct KeyContexts: Equatable, Sendable, ExpressibleByArrayLiteral {
         case .list: return 4
         case .screen: return 8
         case .wizard: return 16
+        case .confirm: return 32
         }
     }
 
@@ -45,6 +47,10 @@ public enum Command: Hashable, Sendable {
     case previous, next, activate, turnOff, turnOn
     case permission, scheduler, test, history, retry, help, quit, close
     case allow, deny
+    /// Ctrl-C: quit from anywhere without asking (what is not saved is said on the way out).
+    case quitNow
+    /// Ctrl-Z: give the terminal back and stop until `fg`.
+    case suspend
 }
 
 /// How the key bar names a binding, with and without Unicode arrows.
@@ -97,11 +103,11 @@ public enum KeyMap {
                    keyNames: "?", help: "this help", bar: BarLabel("? help", "? help")),
         KeyBinding(keys: [.char("q"), .escape], command: .quit, contexts: [.page, .wizard],
                    keyNames: "q, Esc", help: "quit", bar: BarLabel("q quit", "q quit")),
-        KeyBinding(keys: [.left, .char("h"), .backTab], command: .previous, contexts: [.dialog, .wizard],
+        KeyBinding(keys: [.left, .char("h"), .backTab], command: .previous, contexts: [.dialog, .confirm, .wizard],
                    keyNames: "Left, h, Shift-Tab", help: "previous button", bar: BarLabel("←→ choose", "Left/Right choose")),
-        KeyBinding(keys: [.right, .char("l"), .tab], command: .next, contexts: [.dialog, .wizard],
+        KeyBinding(keys: [.right, .char("l"), .tab], command: .next, contexts: [.dialog, .confirm, .wizard],
                    keyNames: "Right, l, Tab", help: "next button", bar: nil),
-        KeyBinding(keys: [.enter, .char(" ")], command: .activate, contexts: [.dialog, .list, .wizard],
+        KeyBinding(keys: [.enter, .char(" ")], command: .activate, contexts: [.dialog, .confirm, .list, .wizard],
                    keyNames: "Enter, Space", help: "press the highlighted button or choice", bar: BarLabel("Enter select", "Enter select")),
         KeyBinding(keys: [.char("a")], command: .allow, contexts: [.dialog],
                    keyNames: "a", help: "Allow", bar: BarLabel("a allow", "a allow")),
@@ -109,12 +115,18 @@ public enum KeyMap {
                    keyNames: "d", help: "Don't allow", bar: BarLabel("d don't allow", "d don't allow")),
         KeyBinding(keys: [.escape], command: .close, contexts: [.dialog],
                    keyNames: "Esc", help: "close without deciding", bar: BarLabel("Esc close", "Esc close")),
+        KeyBinding(keys: [.escape], command: .close, contexts: [.confirm],
+                   keyNames: "Esc", help: "back to the page, changes kept", bar: BarLabel("Esc back", "Esc back")),
         KeyBinding(keys: [.escape, .char("q")], command: .close, contexts: [.list],
-                   keyNames: "Esc, q", help: "close the list", bar: BarLabel("Esc back", "Esc back")),
+                   keyNames: "Esc, q", help: "close the list or the entry", bar: BarLabel("Esc back", "Esc back")),
+        KeyBinding(keys: [.enter], command: .activate, contexts: [.screen],
+                   keyNames: "Enter", help: "History: show the highlighted entry whole", bar: BarLabel("Enter open", "Enter open")),
         KeyBinding(keys: [.escape, .char("q"), .char("?"), .char("H")], command: .close, contexts: [.screen],
                    keyNames: "Esc, q, ?, H", help: "back to the page", bar: BarLabel("Esc back", "Esc back")),
-        KeyBinding(keys: [.ctrl("c")], command: .quit, contexts: .all,
-                   keyNames: "Ctrl-C", help: "quit at once", bar: nil),
+        KeyBinding(keys: [.ctrl("c")], command: .quitNow, contexts: .all,
+                   keyNames: "Ctrl-C", help: "quit at once, from anywhere (says what was not saved)", bar: nil),
+        KeyBinding(keys: [.ctrl("z")], command: .suspend, contexts: .all,
+                   keyNames: "Ctrl-Z", help: "suspend: back to the shell; fg returns", bar: nil),
     ]
 
     public static func command(for key: Key, in context: KeyContext) -> Command? {
@@ -124,7 +136,7 @@ public enum KeyMap {
     /// Which bar entries survive when the bar is too narrow (lower first); quit and help always do.
     static func barPriority(_ command: Command) -> Int {
         switch command {
-        case .quit, .close: return 0
+        case .quit, .close, .quitNow, .suspend: return 0
         case .help: return 1
         case .retry: return 2
         case .previous, .activate, .allow, .deny: return 3
@@ -165,20 +177,28 @@ public enum KeyMap {
     }
 
     /// The help overlay's lines: every binding, grouped by where it applies.
-    public static func helpLines() -> [String] {
-        var lines: [String] = []
+    public static func helpLines() -> [HelpLine] {
+        var lines: [HelpLine] = []
         for context in KeyContext.allCases {
-            // Ctrl-C works everywhere; list it once, with the page.
-            let rows = bindings.filter { $0.contexts.contains(context) && ($0.keys != [.ctrl("c")] || context == .page) }
+            // Keys that work everywhere (Ctrl-C, Ctrl-Z) are listed once, with the page.
+            let rows = bindings.filter { $0.contexts.contains(context) && ($0.contexts != .all || context == .page) }
             guard !rows.isEmpty else { continue }
-            if !lines.isEmpty { lines.append("") }
-            lines.append(context.title)
+            if !lines.isEmpty { lines.append(.text("")) }
+            lines.append(.heading(context.title))
             for row in rows {
-                lines.append("  " + row.keyNames.padding(to: 20) + row.help)
+                lines.append(.binding(keys: row.keyNames, help: row.help))
             }
         }
-        lines.append("")
-        lines.append("A mouse click on a row or button acts like Space or Enter on it.")
+        lines.append(.text(""))
+        lines.append(.text("A mouse click on a row or button acts like Space or Enter on it. Alt with a key does nothing: only Esc alone closes or quits."))
         return lines
     }
+}
+
+/// One entry of the help overlay, laid out (and wrapped) by the Help screen.
+public enum HelpLine: Equatable, Sendable {
+    case heading(String)
+    /// `Space, Enter` and what they do.
+    case binding(keys: String, help: String)
+    case text(String)
 }

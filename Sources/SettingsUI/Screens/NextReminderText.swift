@@ -31,8 +31,8 @@ public enum NextReminderText {
         case .accountProject: return "Account project (reminders are a Guest feature)"
         case .masterSwitchOff: return "off (Push Notifications is off)"
         case .preferenceOff: return "off (\(reminder.title) is off)"
-        case .permissionDenied: return "notifications are blocked (press p to change)"
-        case .permissionNotDetermined: return "permission needed (press p)"
+        case .permissionDenied: return "blocked: permission is \(NotificationPermission.denied.word) (p changes it)"
+        case .permissionNotDetermined: return "permission is \(NotificationPermission.notDetermined.word) (press p)"
         }
     }
 }

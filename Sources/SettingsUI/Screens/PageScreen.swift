@@ -23,7 +23,7 @@ public enum PageScreen {
         canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
                    role: next.hasPrefix("none") ? .dim : .on)
         line += 1
-        let permission = "   Permission: \(permissionText(p.permission))"
+        let permission = "   Permission: \(p.permission.word)"
         let source = p.mode == .account
             ? "Server: \(p.accountServer ?? "not set")"
             : SchedulerChooser.line(state, fitting: canvas.width - 2 - TextWidth.of(permission))
@@ -35,27 +35,20 @@ public enum PageScreen {
         line += 1
         let bottom = canvas.height - 2
         for warning in statusLines(state) where line < bottom {
-            line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line, on: &canvas)
+            line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line,
+                                    state: state, on: &canvas)
         }
-        if let error = state.error, line <= bottom {
-            line = Chrome.paragraph(error + " (r retries)", row: line, left: 1, width: canvas.width - 2, role: .error,
-                                    maxRows: bottom - line + 1, on: &canvas)
+        for problem in [state.saveProblem, state.error].compactMap({ $0 }) where line <= bottom {
+            line = Chrome.paragraph(problem + " (r retries)", row: line, left: 1, width: canvas.width - 2, role: .error,
+                                    maxRows: bottom - line + 1, state: state, on: &canvas)
         }
         if let notice = state.notice, line <= bottom {
             Chrome.paragraph(notice.text, row: line, left: 1, width: canvas.width - 2, role: notice.isWarning ? .warning : .notice,
-                             maxRows: bottom - line + 1, on: &canvas)
+                             maxRows: bottom - line + 1, state: state, on: &canvas)
         }
         Chrome.keyBar(state, context: .page, on: &canvas)
         if state.dialog == nil {
             canvas.cursor = (firstRow + state.focus.rawValue, switchColumn + 1)
-        }
-    }
-
-    static func permissionText(_ permission: NotificationPermission) -> String {
-        switch permission {
-        case .granted: return "allowed"
-        case .denied: return "blocked"
-        case .notDetermined: return "not decided"
         }
     }
 
@@ -66,7 +59,7 @@ public enum PageScreen {
         if p.mode == .account {
             lines.append("Tips & Updates reminders are a Guest feature: this Account project schedules nothing here.")
         } else if p.permission == .denied {
-            lines.append("Notifications are blocked: nothing is scheduled. Press p to change.")
+            lines.append("Permission is \(p.permission.word): reminders are blocked and nothing is scheduled. Press p to change it.")
         }
         if p.mode == .guest && !LocalReminders.plan(p).isEmpty || state.status.scheduler == nil && state.status.checked {
             lines.append(contentsOf: state.status.warnings)
@@ -97,9 +90,22 @@ public enum PageScreen {
             detail = row.detail
             if row == .tipsAndUpdates && p.mode == .account { detail = "Guest feature" }
         }
+        // A reminder that is on but cannot fire says so on its own row, not only in the status area.
+        var detailRole: Role = .dim
+        if let toggle = row.toggle, p[toggle], let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
+            switch LocalReminders.blockReason(for: reminder, in: p) {
+            case .permissionDenied?:
+                detail = "Blocked: press p"
+                detailRole = .warning
+            case .permissionNotDetermined?:
+                detail = "Needs permission: p"
+                detailRole = .warning
+            default: break
+            }
+        }
         if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "Paused: Push Notifications is off" }
-        canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode), row: y, column: detailColumn,
-                   role: enabled ? .dim : .disabled)
+        canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode, atWord: true), row: y, column: detailColumn,
+                   role: enabled ? detailRole : .disabled)
         canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))
     }
 }

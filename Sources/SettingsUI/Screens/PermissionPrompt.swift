@@ -5,7 +5,10 @@ public enum PermissionPrompt {
     public static let title = "Allow notifications?"
 
     static func message(_ state: AppState) -> String {
-        state.preferences.mode == .account
+        if case .permission(_, .test)? = state.dialog {
+            return "notif would like to show notifications. A test is sent once you allow them."
+        }
+        return state.preferences.mode == .account
             ? "notif would like to show notifications from your Account project's server on this desktop."
             : "notif would like to show notifications, such as a Tips & Updates reminder every day at 09:00."
     }

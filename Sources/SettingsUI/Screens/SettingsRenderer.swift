@@ -19,6 +19,8 @@ public enum SettingsRenderer {
         case .permission(let focus, _): PermissionPrompt.draw(state, focus: focus, on: &canvas)
         case .soundList(let selected): SoundList.draw(state, selected: selected, on: &canvas)
         case .schedulerList(let selected): SchedulerChooser.draw(state, selected: selected, on: &canvas)
+        case .quitUnsaved(let focus): QuitQuestion.draw(state, focus: focus, on: &canvas)
+        case .historyEntry(let index): HistoryEntryView.draw(state, index: index, on: &canvas)
         case nil: break
         }
         return canvas
@@ -80,19 +82,13 @@ enum Chrome {
         }
     }
 
-    /// Writes wrapped paragraphs from `row`; returns the next free row.
-    /// Text that does not fit in `maxRows` ends in an ellipsis, so a cut is never silent.
+    /// Writes wrapped paragraphs from `row`; returns the next free row. Text that does not fit
+    /// in `maxRows` ends at a word boundary with an ellipsis, so a cut is never silent.
     @discardableResult
-    static func paragraph(_ text: String, row: Int, left: Int, width: Int, role: Role = .normal, maxRows: Int = .max, on canvas: inout Canvas) -> Int {
-        var lines = TextWidth.wrap(text, width: width)
-        if lines.count > maxRows, maxRows > 0 {
-            lines = Array(lines.prefix(maxRows))
-            var last = lines[maxRows - 1]
-            while !last.isEmpty && TextWidth.of(last) > width - 2 { last.removeLast() }
-            lines[maxRows - 1] = last + " …"
-        }
+    static func paragraph(_ text: String, row: Int, left: Int, width: Int, role: Role = .normal, maxRows: Int = .max,
+                          state: AppState? = nil, on canvas: inout Canvas) -> Int {
         var r = row
-        for line in lines.prefix(max(0, maxRows)) {
+        for line in TextWidth.wrap(text, width: width, maxRows: maxRows, unicode: state?.unicode ?? true) {
             canvas.put(line, row: r, column: left, role: role)
             r += 1
         }

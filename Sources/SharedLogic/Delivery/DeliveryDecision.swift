@@ -42,9 +42,13 @@ public enum DeliveryDecision: Equatable, Sendable {
         "not the reminder's time: \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone.name), not \(time)"
     }
 
-    /// `notif test` shows a notification whatever the reminder toggles say, unless notifications are blocked.
+    /// `notif test` shows a notification whatever the reminder toggles say, once notifications
+    /// are allowed: not while the permission is Don't allow or Not decided.
     public static func decideTest(preferences: NotificationPreferences) -> DeliveryDecision {
-        preferences.permission == .denied
-            ? .skip("notifications are blocked (permission denied)") : .deliver
+        switch preferences.permission {
+        case .granted: return .deliver
+        case .denied: return .skip("permission is Don't allow")
+        case .notDetermined: return .skip("permission is Not decided")
+        }
     }
 }

@@ -14,8 +14,8 @@ public enum BlockReason: Equatable, Sendable {
         case .accountProject: return "Account project: reminders come from the server"
         case .masterSwitchOff: return "Push Notifications is off"
         case .preferenceOff: return "\(reminder.title) is off"
-        case .permissionDenied: return "notifications are blocked (permission denied)"
-        case .permissionNotDetermined: return "permission needed"
+        case .permissionDenied: return "permission is Don't allow"
+        case .permissionNotDetermined: return "permission is Not decided"
         }
     }
 }

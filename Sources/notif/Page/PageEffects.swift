@@ -5,42 +5,49 @@ import SharedLogic
 import Storage
 
 /// Carries out the page's effects against the real files and scheduler, and turns each
-/// outcome into the action the reducer expects.
-struct PageEffects {
+/// outcome into the action the reducer expects. Runs on the page's worker threads.
+struct PageEffects: Sendable {
     let service: ReminderService
     let account: AccountService
     var context: NotifContext { service.context }
 
-    func perform(_ effect: Effect, current: NotificationPreferences) -> [Action] {
+    /// The action `effect` answers with (nil for those that answer nothing).
+    func perform(_ effect: Effect) -> Action? {
         switch effect {
-        case .commit(let changes): return [commit(changes, current: current)]
-        case .retryApply: return [apply()]
-        case .sendTest: return [sendTest()]
-        case .loadHistory: return [loadHistory()]
-        case .quit: return []
+        case .commit(let changes): return commit(changes)
+        case .apply(let choosing): return apply(choosing: choosing)
+        case .refreshStatus: return .statusRefreshed(refreshedStatus())
+        case .reloadPreferences:
+            guard let loaded = try? context.store.load() else { return nil }
+            return .preferencesReloaded(loaded.preferences)
+        case .registerDevice:
+            account.ensureRegistered()
+            return nil
+        case .sendTest: return sendTest()
+        case .loadHistory: return loadHistory()
+        case .suspend, .quit: return nil
         }
     }
 
-    func commit(_ changes: [PreferenceChange], current: NotificationPreferences) -> Action {
+    /// Saves the changes (a locked read-modify-write); the scheduler is applied separately.
+    func commit(_ changes: [PreferenceChange]) -> Action {
         do {
-            try context.store.update { preferences in
+            let result = try context.store.update { preferences in
                 for change in changes { preferences = change.applied(to: preferences) }
             }
+            return .saved(result.after)
         } catch {
-            let saved = (try? context.store.load().preferences) ?? current
+            let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
             return .commitFailed(changes: changes, preferences: saved, message: error.description)
         }
-        // A scheduler picked in the chooser is honoured even when it was the saved one already.
-        return apply(choosing: changes.contains { if case .scheduler = $0 { return true } else { return false } })
     }
 
     func apply(choosing: Bool = false) -> Action {
         do {
             let outcome = try service.apply(choosing: choosing)
-            return .committed(preferences: outcome.preferences, status: status(from: outcome), problem: problem(in: outcome))
+            return .applied(status: status(from: outcome), problem: problem(in: outcome))
         } catch {
-            let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
-            return .committed(preferences: saved, status: SchedulerStatus(nextFire: nextFire()), problem: "Not scheduled: \(error.description)")
+            return .applied(status: SchedulerStatus(nextFire: nextFire()), problem: "Not scheduled: \(error.description)")
         }
     }
 
@@ -69,9 +76,9 @@ struct PageEffects {
         }
     }
 
-    /// The scheduler as `status` sees it now (one read of the scheduler); `fallback` when unreadable.
-    func refreshedStatus(_ fallback: SchedulerStatus) -> SchedulerStatus {
-        guard let report = try? service.status() else { return fallback }
+    /// The scheduler as `status` sees it now (one read of the scheduler); nil when the settings cannot be read.
+    func refreshedStatus() -> SchedulerStatus? {
+        guard let report = try? service.status() else { return nil }
         return SchedulerStatus(scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
                                warnings: report.warnings, nextFire: nextFire(), options: options(report.schedulers),
                                overridden: report.choice.forced)

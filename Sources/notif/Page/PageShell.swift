@@ -1,13 +1,13 @@
 import AccountClient
+import Glibc
 import CursesTerminal
 import LinuxGateway
 import SettingsUI
 import SharedLogic
 import Storage
 
-/// The interactive page: owns the terminal, feeds input through the reducer, runs effects,
-/// paints. `notif` runs it (with onboarding first when never completed); `notif onboarding`
-/// runs just the wizard.
+/// The interactive page: owns the terminal and runs `PageSession`. `notif` runs it (with
+/// onboarding first when never completed); `notif onboarding` runs just the wizard.
 struct PageShell {
     let service: ReminderService
     let account: AccountService
@@ -31,59 +31,19 @@ struct PageShell {
             output.error(error.description)
             return .failure
         }
-        let effects = PageEffects(service: service, account: account)
+        guard let mailbox = Mailbox() else {
+            terminal.restore()
+            output.error("the settings page cannot start: no pipe for its workers (\(Posix.message(for: errno)))")
+            return .failure
+        }
         let onboarding = mode == .onboardingOnly || !loaded.fileExisted || !loaded.preferences.onboardingCompleted
-        var state = AppState.start(preferences: loaded.preferences, status: effects.quickStatus(), size: terminal.size,
+        var state = AppState.start(preferences: loaded.preferences, status: SchedulerStatus(checked: false), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)
         if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
-        terminal.paint(SettingsRenderer.render(state))
-        // Follow changes other processes make to the settings (created if missing, so it can be watched).
-        try? FileIO.makeDirectory(service.context.paths.configDirectory)
-        terminal.watch(directory: Posix.directory(of: service.context.store.settingsPath))
-        // Opening the page re-arms reminders from the saved settings (a no-op when in sync), and
-        // Account projects retry a registration that failed before.
-        account.ensureRegistered()
-        state = SettingsApp.update(state, effects.apply()).0
-        terminal.paint(SettingsRenderer.render(state))
-        while true {
-            switch terminal.read() {
-            case .action(let action):
-                if !dispatch(action, state: &state, effects: effects, terminal: terminal) {
-                    terminal.restore()
-                    return .success
-                }
-            case .signal(let sig):
-                terminal.die(by: sig)
-            case .endOfInput:
-                terminal.restore()
-                return .success
-            case .nothing:
-                continue
-            case .filesChanged:
-                // Another process (or this one) saved the settings: show what is on disk now.
-                guard let loaded = try? service.context.store.load(), loaded.preferences != state.preferences else { continue }
-                state = SettingsApp.update(state, .preferencesReloaded(loaded.preferences, effects.refreshedStatus(state.status))).0
-                terminal.paint(SettingsRenderer.render(state))
-            }
-        }
-    }
-
-    /// Runs one action and every effect it causes, painting before slow work so the page
-    /// answers at once. Returns false when the page should close.
-    private func dispatch(_ first: Action, state: inout AppState, effects: PageEffects, terminal: CursesTerminal) -> Bool {
-        var queue = [first]
-        while !queue.isEmpty {
-            let (next, produced) = SettingsApp.update(state, queue.removeFirst())
-            state = next
-            for effect in produced {
-                if effect == .quit { return false }
-                terminal.paint(SettingsRenderer.render(state))
-                queue.append(contentsOf: effects.perform(effect, current: state.preferences))
-            }
-        }
-        terminal.paint(SettingsRenderer.render(state))
-        return true
+        let session = PageSession(terminal: terminal, effects: PageEffects(service: service, account: account), mailbox: mailbox,
+                                  state: state, output: output)
+        // Columns as the C library counts them, which is how ncurses places what the page draws.
+        return TextWidth.$columns.withValue(.system) { session.run() }
     }
 }
-

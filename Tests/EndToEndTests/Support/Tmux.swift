@@ -126,13 +126,23 @@ final class TmuxPane {
         _ = try tmux(["kill-pane", "-t", "0"])
     }
 
-    /// The pid of the program the pane's shell started (found by name).
+    /// The pid of the program the pane's shell started (found by name, among its children or,
+    /// for a program started from an interactive shell in the pane, their children).
     func pid(of name: String) throws -> Int32 {
         let pane = try tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         var pid: Int32?
+        let env = ["PATH": "/usr/bin:/bin"]
         _ = waitUntil(5) {
-            let children = (try? run(["pgrep", "-P", pane, name], environment: ["PATH": "/usr/bin:/bin"]).stdout) ?? ""
-            pid = children.split(separator: "\n").first.flatMap { Int32($0) }
+            var parents = [pane]
+            for _ in 0..<3 where pid == nil {
+                for parent in parents where pid == nil {
+                    let named = (try? run(["pgrep", "-P", parent, "-x", name], environment: env).stdout) ?? ""
+                    pid = named.split(separator: "\n").first.flatMap { Int32($0) }
+                }
+                parents = parents.flatMap { parent in
+                    ((try? run(["pgrep", "-P", parent], environment: env).stdout) ?? "").split(separator: "\n").map(String.init)
+                }
+            }
             return pid != nil
         }
         guard let pid else { throw E2EFailure("no \(name) under pane \(pane)") }

@@ -1,0 +1,68 @@
+import SharedLogic
+
+/// What keys do in the onboarding wizard.
+extension AppState {
+    /// The buttons a wizard page offers, left to right.
+    public var wizardButtons: [Button] {
+        switch screen {
+        case .onboarding(.welcome): return [.next]
+        case .onboarding(.guestReminders): return [.turnOn, .notNow]
+        case .onboarding(.accountPermission): return [.next]
+        default: return []
+        }
+    }
+
+    mutating func wizardCommand(_ command: Command, effects: inout [Effect]) {
+        let buttons = wizardButtons
+        switch command {
+        case .previous, .next:
+            guard let index = buttons.firstIndex(of: wizardFocus) else { wizardFocus = buttons.first ?? .next; return }
+            wizardFocus = buttons[(index + (command == .next ? 1 : buttons.count - 1)) % buttons.count]
+        case .activate: press(wizardFocus, effects: &effects)
+        case .quit, .close: requestQuit(effects: &effects)
+        default: break
+        }
+    }
+
+    mutating func press(_ button: Button, effects: inout [Effect]) {
+        switch screen {
+        case .onboarding(.welcome):
+            if preferences.mode == .account {
+                screen = .onboarding(.accountPermission)
+                wizardFocus = .next
+                // A permission already decided is never asked again: the page says what it is.
+                if preferences.permission == .notDetermined {
+                    dialog = .permission(focus: .allow, reason: .onboarding)
+                }
+            } else {
+                screen = .onboarding(.guestReminders)
+                wizardFocus = .turnOn
+            }
+        case .onboarding(.guestReminders):
+            if button == .turnOn && !preferences.tipsAndUpdates {
+                // Turning it on follows the Guest prompt rules: the prompt finishes the wizard.
+                change(.toggle(.tipsAndUpdates, true), effects: &effects)
+                if dialog == nil { finishOnboarding(effects: &effects) }
+            } else {
+                finishOnboarding(effects: &effects)
+            }
+        case .onboarding(.accountPermission):
+            finishOnboarding(effects: &effects)
+        default:
+            break
+        }
+    }
+
+    mutating func finishOnboarding(effects: inout [Effect]) {
+        preferences.onboardingCompleted = true
+        save([.onboardingCompleted], effects: &effects)
+        if exitAfterOnboarding {
+            leavingWhenScheduled = true
+            requestQuit(effects: &effects)
+        } else {
+            screen = .page
+            focus = .pushNotifications
+            if notice == nil { notice = Notice("Welcome! Your settings are saved as you change them.") }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Text for a terminal whose locale is not UTF-8 (LANG=C, say): notif's own typography in
+/// ASCII (`—` as `-`, `…` as `...`), anything else that is not ASCII as `?`, so the terminal
+/// never shows bytes it cannot decode. The page draws ASCII in such a locale too.
+public enum ASCIIText {
+    public static func transliterate(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += replacement(for: scalar)
+            }
+        }
+        return out
+    }
+
+    static func replacement(for scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "—", "–", "‐", "‑", "−", "─": return "-"
+        case "…": return "..."
+        case "×": return "x"
+        case "‹", "←": return "<"
+        case "›", "→": return ">"
+        case "↑": return "^"
+        case "↓": return "v"
+        case "●", "•": return "*"
+        case "·": return "."
+        case "“", "”", "„": return "\""
+        case "‘", "’": return "'"
+        case "│": return "|"
+        case "┌", "┐", "└", "┘": return "+"
+        case "\u{A0}": return " "
+        default:
+            // Marks that combine with the previous character vanish; the rest is one `?` each.
+            let category = scalar.properties.generalCategory
+            return category == .nonspacingMark || category == .enclosingMark || scalar.value == 0xFE0F ? "" : "?"
+        }
+    }
+
+    /// JSON text with every character beyond ASCII written as a `\uXXXX` escape (a surrogate
+    /// pair beyond the BMP): the same document, in bytes any locale can show.
+    public static func escapingJSON(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else if scalar.value > 0xFFFF {
+                let v = scalar.value - 0x10000
+                out += "\\u" + hex4(0xD800 + (v >> 10)) + "\\u" + hex4(0xDC00 + (v & 0x3FF))
+            } else {
+                out += "\\u" + hex4(scalar.value)
+            }
+        }
+        return out
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = Array("0123456789abcdef")
+        return String((0..<4).reversed().map { digits[Int((value >> (UInt32($0) * 4)) & 0xF)] })
+    }
+}

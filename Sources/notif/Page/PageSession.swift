@@ -1,0 +1,141 @@
+import CursesTerminal
+import Glibc
+import LinuxGateway
+import SettingsUI
+import SharedLogic
+import Storage
+
+/// One run of the page: keys, files changed by others and results from the workers go through
+/// the reducer; effects go to the workers (`Lane`s), never run on the key loop; every change is
+/// painted at once. The first frame is drawn before anything is looked up.
+final class PageSession {
+    let terminal: CursesTerminal
+    let effects: PageEffects
+    let mailbox: Mailbox
+    var state: AppState
+    let output: Output
+    /// Saves and settings reads, in order; the scheduler (applies and reads); tests; the server
+    /// and the history. Each kind waits only for its own. Started when first needed, after the
+    /// first frame.
+    lazy var saves = Lane()
+    lazy var scheduler = Lane()
+    lazy var tests = Lane()
+    lazy var server = Lane()
+
+    init(terminal: CursesTerminal, effects: PageEffects, mailbox: Mailbox, state: AppState, output: Output) {
+        self.terminal = terminal
+        self.effects = effects
+        self.mailbox = mailbox
+        self.state = state
+        self.output = output
+    }
+
+    var paths: NotifPaths { effects.context.paths }
+
+    func run() -> ExitCode {
+        paint()
+        watchFiles()
+        terminal.wake(on: mailbox.readFD)
+        if let code = dispatch(.opened) { return code }
+        paint()
+        while true {
+            var code: ExitCode?
+            switch terminal.read() {
+            case .action(let action):
+                code = dispatch(action)
+            case .woken:
+                for action in mailbox.take() where code == nil { code = dispatch(action) }
+            case .filesChanged(let changes):
+                for change in OutsideChanges.classify(changes, paths: paths, settingsPath: effects.context.store.settingsPath) where code == nil {
+                    code = dispatch(.changedElsewhere(change))
+                }
+            case .suspend:
+                suspend()
+            case .signal(let sig):
+                let report = finish()
+                report.print(to: output)
+                terminal.die(by: sig)
+            case .endOfInput:
+                let report = finish()
+                report.print(to: output)
+                return report.exitCode
+            case .nothing:
+                continue
+            }
+            if let code { return code }
+            paint()
+        }
+    }
+
+    /// Runs one action through the reducer and hands its effects to the workers. Returns the
+    /// exit code when the page ends.
+    func dispatch(_ action: Action) -> ExitCode? {
+        let (next, produced) = SettingsApp.update(state, action)
+        state = next
+        for effect in produced {
+            switch effect {
+            case .quit:
+                let report = finish()
+                report.print(to: output)
+                return report.exitCode
+            case .suspend:
+                suspend()
+            default:
+                let effects = self.effects, mailbox = self.mailbox
+                lane(for: effect).submit {
+                    if let answer = effects.perform(effect) { mailbox.post(answer) }
+                }
+            }
+        }
+        return nil
+    }
+
+    func lane(for effect: Effect) -> Lane {
+        switch effect {
+        case .commit, .reloadPreferences: return saves
+        case .apply, .refreshStatus: return scheduler
+        case .sendTest: return tests
+        case .loadHistory, .registerDevice, .suspend, .quit: return server
+        }
+    }
+
+    func paint() {
+        terminal.paint(SettingsRenderer.render(state))
+    }
+
+    /// Ctrl-Z or SIGTSTP: the terminal as it was, stopped; on `fg`, the page painted whole.
+    func suspend() {
+        let size = terminal.suspend()
+        state = SettingsApp.update(state, .resize(size)).0
+        paint()
+    }
+
+    /// Follows what other processes change: the settings, an apply somewhere, a delivery.
+    func watchFiles() {
+        for directory in [paths.configDirectory, paths.stateDirectory] {
+            // Created when missing, so it can be watched (notif creates both anyway).
+            try? FileIO.makeDirectory(directory)
+        }
+        terminal.watch(directory: Posix.directory(of: effects.context.store.settingsPath))
+        terminal.watch(directory: paths.stateDirectory)
+    }
+
+    /// Ends the page: saves on their way, and an apply of saved changes, get a moment (0.1 s in
+    /// all) to finish; programs still running are then ended with their process groups and the
+    /// terminal is given back. Says what is not saved or not scheduled.
+    func finish() -> QuitReport {
+        let deadline = Lane.deadline(in: 0.1)
+        if !state.pendingSaves.isEmpty { _ = saves.waitUntilIdle(deadline: deadline) }
+        if state.scheduling.stale { _ = scheduler.waitUntilIdle(deadline: deadline) }
+        for action in mailbox.take() {
+            switch action {
+            case .saved, .commitFailed, .applied: state = SettingsApp.update(state, action).0
+            default: break
+            }
+        }
+        let stopped = ChildProcesses.endAll()
+        terminal.restore()
+        return QuitReport(notSaved: state.notYetSaved, saveProblem: state.saveProblem,
+                          unscheduled: state.scheduling.stale, stopped: stopped)
+    }
+}

@@ -1,0 +1,31 @@
+import SettingsUI
+
+/// What the page says on its way out, after the terminal is back: changes that were not saved
+/// (exit 1), and saved changes the scheduler had not caught up with because a program it ran was
+/// still running (exit 1, `notif apply` finishes it).
+struct QuitReport {
+    let notSaved: [PreferenceChange]
+    let saveProblem: String?
+    /// Saved settings no finished apply has seen.
+    let unscheduled: Bool
+    /// Programs that were still running and were ended (`crontab`, `systemctl`, …).
+    let stopped: [String]
+
+    var exitCode: ExitCode { notSaved.isEmpty && !unscheduled ? .success : .failure }
+
+    func print(to output: Output) {
+        if !notSaved.isEmpty {
+            output.error("not saved: \(notSaved.summary)" + (saveProblem.map { "; \($0.droppingPrefix("Not saved: "))" } ?? ""))
+        }
+        if unscheduled {
+            let running = stopped.isEmpty ? "" : "\(stopped.joined(separator: " and ")) was still running and was stopped; "
+            output.error("the scheduler may not match the saved settings yet: \(running)`notif apply` brings it in line")
+        }
+    }
+}
+
+extension String {
+    func droppingPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// The command line's words and edges: one vocabulary for the permission, `status` saying what
+/// is scheduled, no nested brackets, ASCII under a locale that is not UTF-8, `-n1`, numbers too
+/// large, Account-only options checked only there, `notif test` before permission is given.
+@Suite struct CommandLineWordsTests {
+    @Test func thePermissionHasOneVocabulary() throws {
+        let sandbox = Sandbox()
+        #expect(try sandbox.notif(["permission", "status"]).stdout == "Not decided\n")
+        let allow = try sandbox.notif(["permission", "allow"])
+        #expect(allow.status == 0 && allow.stdout.hasPrefix("Permission: Allow."), "\(allow)")
+        #expect(try sandbox.notif(["permission", "status"]).stdout == "Allow\n")
+        let deny = try sandbox.notif(["permission", "deny"])
+        #expect(deny.status == 0 && deny.stdout.hasPrefix("Permission: Don't allow."), "\(deny)")
+        #expect(try sandbox.notif(["permission", "status"]).stdout == "Don't allow\n")
+        // grant stays, as another word for allow.
+        #expect(try sandbox.notif(["permission", "grant"]).stdout.hasPrefix("Permission: Allow."))
+        #expect(try sandbox.notif(["status"]).stdout.contains("Permission:         Allow\n"))
+        let help = try sandbox.notif(["help", "permission"])
+        #expect(help.stdout.contains("notif permission allow|deny|reset|status"))
+        #expect(try sandbox.notif(["permission", "maybe"]).stderr.contains("use allow, deny, reset or status"))
+    }
+
+    @Test func statusSaysWhatIsScheduledNotWhatWouldBe() throws {
+        let sandbox = Sandbox()
+        let off = try sandbox.notif(["status"])
+        #expect(off.stdout.contains("Tips & Updates:     off (09:00 daily when on)\n"), "\(off)")
+        _ = try sandbox.notif(["set", "tips-and-updates", "on"])
+        #expect(try sandbox.notif(["status"]).stdout.contains("Tips & Updates:     on, not scheduled: permission is Not decided\n"))
+        _ = try sandbox.notif(["permission", "allow"])
+        let on = try sandbox.notif(["status"])
+        #expect(on.stdout.contains("Tips & Updates:     on: 09:00 daily\n"), "\(on)")
+    }
+
+    /// Every line of a run through the common commands and their failures: never a bracket
+    /// inside another.
+    @Test func noMessageNestsBrackets() throws {
+        let sandbox = Sandbox()
+        var said = ""
+        for args in [["set", "tips-and-updates", "on"], ["status"], ["permission", "allow"], ["status"], ["permission", "deny"],
+                     ["status"], ["apply"], ["set", "push-notifications", "off"], ["status"], ["set", "push-notifications", "on"],
+                     ["permission", "reset"], ["test"], ["history"], ["permission", "allow"], ["test"], ["history"], ["status"],
+                     ["set", "tips-and-updates", "off"], ["status"]] {
+            let result = try sandbox.notif(args)
+            said += result.stdout + result.stderr
+        }
+        // And a scheduler whose program fails. (Its own words are quoted as they are, so they hold
+        // no brackets here: what is checked is notif's wording around them.)
+        let fakes = try FakeTools(in: sandbox)
+        try fakes.add("crontab", "echo 'crontab: cannot open /var/spool/cron: locked by pid 7' >&2; exit 1")
+        for args in [["permission", "allow"], ["set", "tips-and-updates", "on"], ["set", "tips-and-updates", "off"], ["status"], ["apply"]] {
+            let result = try sandbox.notif(args, ["NOTIF_SCHEDULER": "cron", "PATH": fakes.path])
+            said += result.stdout + result.stderr
+        }
+        #expect(said.contains("locked by pid 7"), "the failing crontab was used: \(said)")
+        for line in said.split(separator: "\n") {
+            var depth = 0
+            var deepest = 0
+            for character in line {
+                if character == "(" { depth += 1; deepest = max(deepest, depth) }
+                if character == ")" { depth -= 1 }
+            }
+            #expect(deepest <= 1, "nested brackets: \(line)")
+        }
+    }
+
+    @Test func aLocaleThatIsNotUTF8GetsASCII() throws {
+        let sandbox = Sandbox()
+        let record = "{\"time\":\"2026-11-30T09:00:01+01:00\",\"day\":\"2026-11-30\",\"reminder\":\"tips-and-updates\",\"kind\":\"scheduled\",\"outcome\":\"delivered\",\"detail\":\"shown — ✅ done\"}\n"
+        try sandbox.write(record, to: sandbox.stateDir + "/deliveries.jsonl")
+        for lang in ["C", "POSIX"] {
+            let status = try sandbox.notif(["status"], ["LANG": lang])
+            #expect(status.status == 0 && status.stdout.utf8.allSatisfy { $0 < 0x80 }, "LANG=\(lang): \(status)")
+            #expect(status.stdout.contains("Next reminder:      none - off"), "\(status)")
+            let history = try sandbox.notif(["history"], ["LANG": lang])
+            #expect(history.stdout.contains("shown - ? done"), "\(history)")
+            // JSON stays the same document: escapes, not other characters.
+            let json = try sandbox.notif(["history", "--json"], ["LANG": lang])
+            #expect(json.stdout.utf8.allSatisfy { $0 < 0x80 } && json.stdout.contains("shown \\u2014 \\u2705 done"), "\(json)")
+            let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect(parsed?["detail"] as? String == "shown — ✅ done")
+        }
+        let utf8 = try sandbox.notif(["history"])
+        #expect(utf8.stdout.contains("shown — ✅ done"), "C.UTF-8 keeps the text")
+    }
+
+    @Test func historyCountsInEverySpellingAndNumbersTooLargeSaySo() throws {
+        let sandbox = Sandbox()
+        let line = "{\"time\":\"2026-11-30T09:00:01+01:00\",\"day\":\"2026-11-30\",\"reminder\":\"tips-and-updates\",\"kind\":\"scheduled\",\"outcome\":\"delivered\",\"detail\":\"shown\"}\n"
+        try sandbox.write(String(repeating: line, count: 3), to: sandbox.stateDir + "/deliveries.jsonl")
+        for args in [["-n1"], ["-n", "1"], ["--limit", "1"], ["--limit=1"]] {
+            let result = try sandbox.notif(["history"] + args)
+            #expect(result.status == 0 && result.stdout.split(separator: "\n").count == 1, "\(args): \(result)")
+        }
+        let huge = try sandbox.notif(["history", "-n", "99999999999999999999"])
+        #expect(huge.status == 2 && huge.stderr.contains("-n 99999999999999999999 is too large (at most 9223372036854775807)"), "\(huge)")
+        let attached = try sandbox.notif(["history", "-n99999999999999999999"])
+        #expect(attached.status == 2 && attached.stderr.contains("is too large"), "\(attached)")
+        let word = try sandbox.notif(["history", "-n", "ten"])
+        #expect(word.status == 2 && word.stderr.contains("-n needs a whole number, not 'ten'"), "\(word)")
+        let zero = try sandbox.notif(["history", "-n0"])
+        #expect(zero.status == 2 && zero.stderr.contains("1 or more"), "\(zero)")
+    }
+
+    @Test func accountOnlyOptionsAreCheckedOnlyInAccountProjects() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        // A Guest project: the poll interval does not apply, so a bad one stops nothing.
+        for (args, env) in [([String](), ["NOTIF_POLL_INTERVAL": "-1"]), (["--poll-interval", "abc"], [:]),
+                            (["--poll-interval=99999999999999999999"], [:])] {
+            let daemon = try DaemonProcess([NotifBinary.path, "daemon"] + args, environment: sandbox.environment(env), outputIn: sandbox.path)
+            #expect(daemon.waitUntilRunning(), "\(args) \(env): \(daemon.output)")
+            daemon.send(SIGTERM)
+            #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+            if !args.isEmpty { #expect(daemon.output.contains("applies to Account projects only"), "\(daemon.output)") }
+        }
+        // An Account project checks it, and says what is wrong.
+        try sandbox.write("{\"onboardingCompleted\": true, \"mode\": \"account\", \"account\": {\"server\": \"https://example.org\"}}",
+                          to: sandbox.settingsPath)
+        let negative = try sandbox.notif(["daemon"], ["NOTIF_POLL_INTERVAL": "-1"])
+        #expect(negative.status == 2 && negative.stderr.contains("NOTIF_POLL_INTERVAL '-1' is not a number of seconds (10 or more)"), "\(negative)")
+        let huge = try sandbox.notif(["daemon", "--poll-interval", "99999999999999999999"])
+        #expect(huge.status == 2 && huge.stderr.contains("is too large"), "\(huge)")
+    }
+
+    @Test func testBeforePermissionIsGivenSaysSoAndSendsNothing() throws {
+        let sandbox = Sandbox()
+        let fakes = try FakeTools(in: sandbox)
+        let marker = sandbox.path + "/notify-send-ran"
+        try fakes.add("notify-send", "touch \(marker); echo 3")
+        for (permission, word) in [("reset", "Not decided"), ("deny", "Don't allow")] {
+            _ = try sandbox.notif(["permission", permission])
+            let result = try sandbox.notif(["test"], ["PATH": fakes.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"])
+            #expect(result.status == 1 && result.stderr.contains("permission is \(word); `notif permission allow` allows notifications"),
+                    "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "a notification was sent")
+        }
+    }
+}

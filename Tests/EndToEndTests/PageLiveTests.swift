@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// What other processes change shows on the page at once (inotify, no timers): `notif set`,
+/// another page, a hand edit of settings.json, a delivery; and an idle page uses no CPU.
+@Suite struct PageLiveTests {
+    func env(_ sandbox: Sandbox) -> [String: String] {
+        sandbox.environment(["TERM": "tmux-256color", "PATH": "/nonexistent", "NOTIF_SCHEDULER": "embedded"])
+    }
+
+    func open(_ sandbox: Sandbox) throws -> TmuxPane {
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        try pane.waitFor("Scheduler: embedded")
+        return pane
+    }
+
+    @Test func notifSetFromAnotherShellShowsWithinASecond() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        try pane.waitFor("Next reminder: none — off (Tips & Updates is off)")
+        for (args, shown) in [(["set", "tips-and-updates", "on"], " 09:00"), (["set", "push-notifications", "off"], "none — off (Push Notifications is off)"),
+                              (["set", "push-notifications", "on"], " 09:00"), (["permission", "deny"], "none — blocked")] {
+            #expect(try sandbox.notif(args, ["PATH": "/nonexistent"]).status == 0)
+            let started = Date()
+            // Within a second, with a margin for a busy machine.
+            try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(shown) }
+            print("figures: page: `notif \(args.joined(separator: " "))` from another shell shown after \(String(format: "%.2f", elapsed(since: started))) s")
+        }
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    /// The reproduction: with a crontab slower than the settings file, the page must still end up
+    /// showing what the crontab holds once the other process's apply is done (not the state it read
+    /// when the settings changed).
+    @Test func aSlowApplyByAnotherProcessShowsOnceItIsDone() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
+        let fakes = try FakeTools(in: sandbox)
+        let table = sandbox.path + "/crontab.txt"
+        // A crontab that takes half a second to write (a slow NFS home): -l reads, - writes, -r removes.
+        try fakes.add("crontab", """
+            case "$1" in
+              -l) [ -f \(table) ] && exec cat \(table); echo "no crontab for $USER" >&2; exit 1 ;;
+              -) sleep 0.5; cat > \(table).new && mv \(table).new \(table) ;;
+              -r) sleep 0.5; rm -f \(table) ;;
+            esac
+            """)
+        let env = sandbox.environment(["TERM": "tmux-256color", "PATH": fakes.path, "NOTIF_SCHEDULER": "cron"])
+        let pane = try TmuxPane(notifCommand(env: env))
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
+        for (args, shown) in [(["set", "push-notifications", "off"], "Push Notifications is off"), (["set", "push-notifications", "on"], " 09:00")] {
+            #expect(try sandbox.notif(args, ["PATH": fakes.path, "NOTIF_SCHEDULER": "cron"]).status == 0)
+            try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(shown) }
+        }
+        #expect((sandbox.read(table) ?? "").contains("deliver tips-and-updates"))
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    @Test func twoPagesFollowEachOther() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
+        let a = try open(sandbox)
+        let b = try open(sandbox)
+        try a.send("Down", "Space")
+        try b.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(" 09:00") }
+        try b.waitFor("[x] Tips & Updates")
+        try b.send("Space")
+        try a.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains("Push Notifications is off") }
+        try a.send("q")
+        try b.send("q")
+        #expect(try a.finished().status == 0)
+        #expect(try b.finished().status == 0)
+    }
+
+    @Test func aHandEditAndADeliveryShow() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        // An editor writing the file in place.
+        let text = "{\"onboardingCompleted\": true, \"permission\": \"granted\", \"promotions\": true}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: sandbox.settingsPath))
+        try pane.waitForLine(containing: "Promotions", seconds: 3) { $0.contains("[x] Promotions") }
+        // A delivery by another process shows on an open History screen.
+        try pane.send("H")
+        try pane.waitFor("No deliveries yet")
+        _ = try sandbox.notif(["test"], ["PATH": "/nonexistent"])
+        try pane.waitFor("Test ", seconds: 3)
+        try pane.send("q", "q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    @Test func anIdlePageUsesNoCPU() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        let pid = try pane.pid(of: "notif")
+        // Let the start-up work (the first apply and the reads it causes) finish.
+        var before = cpuTicks(pid)
+        _ = waitUntil(3) {
+            usleep(300_000)
+            let now = cpuTicks(pid)
+            defer { before = now }
+            return now == before
+        }
+        let start = cpuTicks(pid)
+        usleep(2_000_000)
+        #expect(cpuTicks(pid) == start, "the idle page used CPU")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
+    /// utime + stime of `pid` in clock ticks.
+    func cpuTicks(_ pid: pid_t) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return -1 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime 14, stime 15.
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+}
