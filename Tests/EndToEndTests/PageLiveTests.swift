@@ -54,7 +54,7 @@ import Testing
             #expect(try sandbox.notif(args, ["PATH": fakes.path, "NOTIF_SCHEDULER": "cron"]).status == 0)
             try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(shown) }
         }
-        #expect((sandbox.read(table) ?? "").contains("deliver tips-and-updates"))
+        #expect((sandbox.read(table) ?? "").contains("deliver --quiet tips-and-updates"))
         try pane.send("q")
         #expect(try pane.finished().status == 0)
     }
