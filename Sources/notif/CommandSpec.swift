@@ -88,10 +88,12 @@ struct CommandSpec {
             summary: "the built-in scheduler, for machines without systemd or cron",
             details: """
             Runs in the foreground and shows the reminders in notif's built-in schedule (the
-            embedded scheduler) at their time. It wakes at least once a minute to notice clock
-            jumps, time zone changes and edited settings; at start and after a clock jump it
-            shows a reminder missed earlier the same day, once. SIGTERM or Ctrl-C stops it
-            (exit 0). Only one runs per user: a second one exits 1.
+            embedded scheduler) at their time. Between reminders it sleeps: an absolute timer on
+            the real-time clock, which a clock change or a resume from suspend cancels, and file
+            change notices for the time zone (/etc/localtime or TZ's file), settings.json and the
+            schedule wake it; nothing else does. At start, after a clock jump and after a zone
+            change it shows a reminder missed earlier the same day, once. SIGTERM or Ctrl-C stops
+            it (exit 0); SIGHUP makes it look again. Only one runs per user: a second one exits 1.
             --install-autostart  write $XDG_CONFIG_HOME/autostart/notif-daemon.desktop, so the
                                  desktop starts it at each login
             --remove-autostart   remove that entry

@@ -13,6 +13,21 @@ enum NotifBinary {
         fatalError("notif binary not found near \(bundle.path); run `swift build` first")
     }()
 
+    /// The static release build (`make test` builds it before the tests), which libfaketime
+    /// cannot move: tests that need it reach 09:00 by shifting the zone instead.
+    static func release() throws -> String {
+        let triple = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent()
+        let release = triple.appendingPathComponent("release/notif").path
+        guard let built = try? FileManager.default.attributesOfItem(atPath: release)[.modificationDate] as? Date else {
+            throw E2EFailure("no release build at \(release): run `make test`, or `make release` before `swift test`")
+        }
+        let debug = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? built
+        guard built.addingTimeInterval(1) >= debug else {
+            throw E2EFailure("the release build at \(release) is older than the debug build: run `make release` first")
+        }
+        return release
+    }
+
     /// A copy in a world-readable directory whose path holds a space and a `%`, so throwaway
     /// users can run it and every scheduler's quoting is exercised.
     static func publicCopy(in sandbox: Sandbox, directory: String = "my bin 100%") throws -> String {
