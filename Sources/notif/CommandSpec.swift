@@ -104,6 +104,18 @@ struct CommandSpec {
               notif daemon >/dev/null 2>&1 &
             """),
         CommandSpec(
+            name: "reset", usage: "notif reset --entries",
+            summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)",
+            details: """
+            --entries  removes notif's block from your crontab, its systemd user timers and
+                       services (with their enable links and timer stamps), the built-in schedule
+                       and the autostart entry of `notif daemon`, and says what it removed. Files
+                       notif did not write are left alone. Your settings are kept: `notif apply`
+                       (or a change on the page) schedules the reminders again.
+            Run it before removing notif, so no entry is left behind. Exits 1, saying what is
+            still there, when something could not be removed.
+            """),
+        CommandSpec(
             name: "account", usage: "notif account login --server URL | logout | status",
             summary: "Account projects: log in to the server, log out, show the device registration",
             details: """
