@@ -26,6 +26,7 @@ struct Commands {
         case "account": return try AccountCommands(account: account, output: output).run(args)
         case "daemon": return try daemon(args)
         case "reset": return try reset(args)
+        case DetachedActionWaiter.command: return try reminderActions(args)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }
