@@ -49,6 +49,38 @@ import Testing
         #expect(status.stdout.contains("Installed:          nothing") && status.stdout.contains("In sync:            yes"), "\(status)")
     }
 
+    /// dunst, the real notification service: the reminder comes with notif's icon (the SVG as
+    /// installed), and its waiter leaves when dunst closes the notification.
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(2)))
+    func dunstShowsItWithNotifsIconAndTheWaiterLeavesWhenItCloses() throws {
+        let user = try TestUser.make("notif-tr14-dunst")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let session = try DesktopSession(user: user, display: display)
+        let icon = user.home + "/.local/share/icons/hicolor/scalable/apps/notif.svg"
+        #expect(try user.run(["sh", "-c", "mkdir -p \"${0%/*}\" && cat > \"$0\"", icon], input: String(contentsOfFile: Self.svg, encoding: .utf8)).status == 0)
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": "Europe/Berlin"]) { $1 }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        let deliver = try user.run([binary, "deliver", "tips-and-updates"], env)
+        #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(deliver)")
+        #expect(Waiters.find(DetachedActionWaiterName.command, uid: user.uid).count == 1, "the waiter waits while it is shown")
+        let shown = try session.history()
+        #expect(shown.count == 1 && shown.first?["appname"] == "notif" && shown.first?["summary"] == "Tips & Updates", "\(shown)")
+        #expect(shown.first?["icon_path"] == icon, "\(shown)")
+        // history() closed it: the waiter goes.
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, uid: user.uid).isEmpty })
+        withExtendedLifetime(display) {}
+    }
+
+    static let svg: String = {
+        let filePath: String = #filePath
+        return URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data/notif.svg").path
+    }()
+
     @Test(.timeLimit(.minutes(2)))
     func settingsOpensThePageInATerminalOrThroughTheDesktopEntryAndSaysWhenNeitherWorks() throws {
         for scenario in ["terminal", "gio", "neither"] {
