@@ -49,6 +49,31 @@ import Testing
         #expect(status.stdout.contains("Installed:          nothing") && status.stdout.contains("In sync:            yes"), "\(status)")
     }
 
+    /// A systemd timer's service ends by killing what is left in its cgroup: the waiter lives
+    /// on in a scope of its own, so the button still works after the service has finished.
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user and a user manager"), .timeLimit(.minutes(2)))
+    func turnOffStillWorksAfterTheSystemdServiceThatShowedItHasEnded() throws {
+        let user = try TestUser.make("notif-tr14-sdact")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let manager = try LiveUserManager(user: user)
+        let service = try FakeNotificationService(config: ["invoke": "turn-off", "invoke_after": 2], user: user, bus: manager.busAddress)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        let set = try manager.run([binary, "set", "tips-and-updates", "on"])
+        #expect(set.status == 0 && set.stdout.contains("with systemd"), "\(set)")
+        // What the timer starts at 09:00 (started by hand: today's 09:00 is what a catch-up shows).
+        let start = try manager.run(["systemctl", "--user", "start", "notif-tips-and-updates.service"])
+        #expect(start.status == 0, "\(start)")
+        let log = user.read(user.stateDir + "/deliveries.jsonl") ?? ""
+        #expect(log.contains("with Turn off and Settings"), "\(log)")
+        let unit = try manager.run(["systemctl", "--user", "show", "-p", "ActiveState", "notif-tips-and-updates.service"])
+        #expect(unit.stdout == "ActiveState=inactive\n", "the service is over: \(unit)")
+        #expect(waitUntil(15) { user.read(user.settingsPath)?.contains("\"tipsAndUpdates\": false") == true }, "the waiter died with the service")
+        #expect(waitUntil(10) { !FileManager.default.fileExists(atPath: user.home + "/.config/systemd/user/notif-tips-and-updates.timer") })
+        #expect(service.notifications().count == 1)
+    }
+
     /// dunst, the real notification service: the reminder comes with notif's icon (the SVG as
     /// installed), and its waiter leaves when dunst closes the notification.
     @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(2)))

@@ -8,8 +8,11 @@ final class FakeNotificationService {
     let busAddress: String
     private let group: ProcessGroup
 
-    /// - Parameter config: what it answers and does (see the fixture); changeable with `configure`.
-    init(config: [String: Any], user: TestUser? = nil) throws {
+    /// - Parameters:
+    ///   - config: what it answers and does (see the fixture); changeable with `configure`.
+    ///   - user: whose it is (root's when nil).
+    ///   - bus: a session bus already there (a user manager's) instead of a private one.
+    init(config: [String: Any], user: TestUser? = nil, bus: String? = nil) throws {
         let filePath: String = #filePath
         let fixture = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/notification_server.py").path
@@ -19,10 +22,11 @@ final class FakeNotificationService {
         try FileManager.default.copyItem(atPath: fixture, toPath: script)
         chmod(directory, 0o777)
         chmod(script, 0o755)
-        let server = ["/usr/bin/dbus-run-session", "--", "/usr/bin/python3", script, directory]
+        let server = (bus.map { ["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=\($0)"] } ?? ["/usr/bin/dbus-run-session", "--"])
+            + ["/usr/bin/python3", script, directory]
         let argv: [String]
         if let user {
-            // Its own session bus, in the user's name (runuser keeps the process group).
+            // In the user's name (runuser keeps the process group).
             let env = user.environment()
             argv = ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + server
         } else {
