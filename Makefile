@@ -20,7 +20,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2
 DEB_PACKAGES := dpkg binutils lintian
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
-BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux
+BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux dbus xvfb dunst libnotify-bin libglib2.0-bin
 
 .PHONY: run test soak build release install install-files uninstall deb deps-run deps-test clean screenshots bench
 

@@ -4,12 +4,12 @@ import SharedLogic
 import Storage
 
 /// `notif __reminder-actions ID --show-within MS [--wait-at-most SECONDS]`: the detached
-/// waiter `notif deliver` hands a reminder with buttons to (not listed in the help). It shows
-/// the reminder with "Turn off" and "Settings", writes one status line to stdout for `deliver`
-/// (`shown ID` or `failed REASON`) and closes it, then waits for a button until the notification
-/// closes or `--wait-at-most` passes (8 hours unless told). "Turn off" runs what
-/// `notif set tips-and-updates off` runs; "Settings" opens the page in a terminal. When either
-/// fails, a notification says so.
+/// waiter `notif deliver` hands a reminder with buttons to (not listed in the help). Over its own
+/// D-Bus connection it shows the reminder with "Turn off" and "Settings", writes one status line
+/// to stdout for `deliver` (`shown ID` or `failed REASON`) and closes it, then waits for a button
+/// on that connection until the notification closes or `--wait-at-most` passes (8 hours unless
+/// told; then it takes the notification away). "Turn off" runs what `notif set tips-and-updates
+/// off` runs; "Settings" opens the page in a terminal. When either fails, a notification says so.
 extension Commands {
     static let longestActionWait: Double = 8 * 3600
 
@@ -36,34 +36,28 @@ extension Commands {
             throw UsageError(message: "\(DetachedActionWaiter.command) needs one reminder ID", command: nil)
         }
         let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
-        // notify-send prints the id with stdio's buffering, which a pipe gets in full: without a
-        // line-buffered stdout (coreutils' stdbuf) the id would come only when it exits.
-        let argv = ["stdbuf", "-oL"] + DesktopNotifier.command(summary: reminder.title, body: reminder.body, icon: icon, actions: ReminderAction.allCases)
-        let child: StreamingChild
+        guard let address = context.lookup("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
+            Self.status("failed no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+            return .failure
+        }
+        let shown = SpawnProcessRunner.monotonicNow() + showWithin
+        let bus: NotificationBus
+        let id: UInt32
         do {
-            child = try StreamingChild(argv, environment: [:])
+            bus = try NotificationBus(address: address, deadline: shown)
+            id = try bus.notify(summary: reminder.title, body: reminder.body, icon: icon, actions: ReminderAction.allCases,
+                                expireMilliseconds: 10_000, deadline: shown)
         } catch {
-            Self.status("failed " + (error.notFound ? "notify-send is not installed (Debian: apt install libnotify-bin)" : error.description))
+            Self.status("failed " + error.message)
             return .failure
         }
-        defer { child.stop() }
-        switch child.nextLine(until: SpawnProcessRunner.monotonicNow() + showWithin) {
-        case .line(let id) where !id.isEmpty && id.allSatisfy({ $0.isNumber }):
-            Self.status("shown " + id)
-        case .line(let other):
-            Self.status("failed notify-send said \(other.debugDescription) instead of the notification's id")
-            return .failure
-        case .ended(let how):
-            Self.status("failed " + how)
-            return .failure
-        case .timedOut:
-            Self.status("failed did not finish in time and was stopped")
-            return .failure
-        }
-        switch child.nextLine(until: SpawnProcessRunner.monotonicNow() + waitAtMost) {
-        case .line(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
-        case .line(ReminderAction.settings.rawValue): openSettings(icon: icon)
-        case .line, .ended, .timedOut: break   // closed, dismissed, or left unanswered for too long
+        Self.status("shown \(id)")
+        let limit = SpawnProcessRunner.monotonicNow() + waitAtMost
+        switch bus.answer(for: id, until: limit) {
+        case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
+        case .action(ReminderAction.settings.rawValue): openSettings(icon: icon)
+        case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
+        case .action, .closed: break
         }
         return .success
     }

@@ -83,6 +83,8 @@ class Server(dbus.service.Object):
 
     @dbus.service.method(NAME, in_signature="u", out_signature="", sender_keyword="sender")
     def CloseNotification(self, nid, sender=None):
+        with open(os.path.join(DIR, "closed.jsonl"), "a") as f:
+            f.write(json.dumps({"id": int(nid), "sender": str(sender)}) + "\n")
         self.signal(sender, "NotificationClosed", "uu", dbus.UInt32(nid), dbus.UInt32(3))
 
 

@@ -18,15 +18,14 @@ import SharedLogic
         }
     }
 
-    /// gdbus answers with `capabilities` (nil: fails), notify-send with id 9.
-    func runner(_ capabilities: String?) -> RecordingRunner {
-        RecordingRunner { call in
-            if call.argv.first == "gdbus" {
-                guard let capabilities else { return ProcessResult(exitStatus: 1, stderr: Array("Error: no such name\n".utf8)) }
-                return ProcessResult(exitStatus: 0, stdout: Array("(\(capabilities),)\n".utf8))
-            }
-            return ProcessResult(exitStatus: 0, stdout: Array("9\n".utf8))
-        }
+    /// notify-send answers with id 9.
+    func runner() -> RecordingRunner {
+        RecordingRunner { _ in ProcessResult(exitStatus: 0, stdout: Array("9\n".utf8)) }
+    }
+
+    /// A notifier whose service says `capabilities` (nil: cannot be asked).
+    func notifier(_ runner: RecordingRunner, _ capabilities: Set<String>?) -> DesktopNotifier {
+        DesktopNotifier(runner: runner, capabilities: { _, _ in capabilities })
     }
 
     let session: [(source: String, changes: [String: String?])] = [("this session", [:])]
@@ -42,37 +41,31 @@ import SharedLogic
     }
 
     @Test func aServiceWithActionsGetsTheReminderFromTheHandoff() {
-        let runner = runner("['actions', 'body']")
+        let runner = runner()
         let handoff = Handoff(.success("12"))
-        let result = DesktopNotifier(runner: runner).show(summary: "s", body: "b", environments: session, handoff: handoff)
+        let result = notifier(runner, ["actions", "body"]).show(summary: "s", body: "b", environments: session, handoff: handoff)
         #expect(result == .success("shown through this session as notification 12, with Turn off and Settings"))
         #expect(handoff.calls.count == 1)
         #expect(!runner.argvs.contains { $0.first == "notify-send" }, "the waiter shows it, not this process")
     }
 
-    @Test(arguments: ["['body', 'icon-static']", nil])
-    func aServiceWithoutActionsOrThatDoesNotSayGetsThePlainBubble(capabilities: String?) {
-        let runner = runner(capabilities)
+    @Test(arguments: [["body", "icon-static"], nil] as [Set<String>?])
+    func aServiceWithoutActionsOrThatDoesNotSayGetsThePlainBubble(capabilities: Set<String>?) {
+        let runner = runner()
         let handoff = Handoff(.success("12"))
-        let result = DesktopNotifier(runner: runner).show(summary: "s", body: "b", environments: session, handoff: handoff)
+        let result = notifier(runner, capabilities).show(summary: "s", body: "b", environments: session, handoff: handoff)
         #expect(result == .success("shown through this session as notification 9"))
         #expect(handoff.calls.isEmpty)
         #expect(runner.argvs.last?.contains { $0.hasPrefix("--action") } == false)
     }
 
     @Test func aHandoffThatFailsFallsToTheNextSession() {
-        let runner = runner("['actions']")
+        let runner = runner()
         let handoff = Handoff(.failure(GatewayError("exit status 1: GDBus.Error")))
         let sessions: [(source: String, changes: [String: String?])] = [("this session", [:]), ("the user bus", ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1/bus"])]
-        let result = DesktopNotifier(runner: runner).show(summary: "s", body: "b", environments: sessions, handoff: handoff)
+        let result = notifier(runner, ["actions"]).show(summary: "s", body: "b", environments: sessions, handoff: handoff)
         #expect(handoff.calls.count == 2)
         #expect(result == .failure(GatewayError("notify-send via this session: exit status 1: GDBus.Error; notify-send via the user bus: exit status 1: GDBus.Error")))
-    }
-
-    @Test func capabilitiesAreReadFromGdbus() {
-        #expect(NotificationCapabilities.parse("(['actions', 'body', 'x-dunst-stack-tag'],)\n") == ["actions", "body", "x-dunst-stack-tag"])
-        #expect(NotificationCapabilities.parse("(@as [],)\n").isEmpty)
-        #expect(NotificationCapabilities.parse(#"(['it\'s'],)"#) == ["it's"])
     }
 
     @Test func theIconIsTheInstalledFileBesideTheProgramOrInTheDataDirectoriesElseItsName() throws {

@@ -3,18 +3,32 @@ import Storage
 
 /// Shows notifications through the freedesktop notification service with `notify-send`
 /// (app name notif, notif's icon, the `desktop-entry` hint), always within a time limit. A
-/// reminder with buttons goes to a detached waiter (`ActionHandoff`) when the service supports
-/// actions; the bubble is shown without buttons otherwise.
+/// reminder with buttons goes to a detached waiter (`ActionHandoff`) when the service says it
+/// supports actions (asked over notif's own D-Bus connection); the bubble is shown without
+/// buttons otherwise.
 public struct DesktopNotifier: Sendable {
     let runner: any ProcessRunner
     let timeout: Double
     let icon: String
+    /// What the service on a session can do (the session's variables as changes to this
+    /// process's, and seconds it may take); nil when it cannot be asked.
+    let capabilities: @Sendable ([String: String?], Double) -> Set<String>?
 
     /// - Parameter timeout: seconds each session's notification service may take.
-    public init(runner: any ProcessRunner, timeout: Double = 5, icon: String = AppIcon.name) {
+    public init(runner: any ProcessRunner, timeout: Double = 5, icon: String = AppIcon.name,
+                capabilities: @escaping @Sendable ([String: String?], Double) -> Set<String>? = DesktopNotifier.askCapabilities) {
         self.runner = runner
         self.timeout = timeout
         self.icon = icon
+        self.capabilities = capabilities
+    }
+
+    /// `GetCapabilities` on the session's bus, over notif's own connection.
+    @Sendable public static func askCapabilities(_ environment: [String: String?], timeout: Double) -> Set<String>? {
+        let address = environment["DBUS_SESSION_BUS_ADDRESS"] ?? Posix.environment("DBUS_SESSION_BUS_ADDRESS")
+        guard let address, !address.isEmpty else { return nil }
+        let deadline = SpawnProcessRunner.monotonicNow() + timeout
+        return try? NotificationBus(address: address, deadline: deadline).capabilities(deadline: deadline)
     }
 
     /// The summary shown when the one given is empty or blank (notify-send refuses an empty one).
@@ -104,10 +118,8 @@ public struct DesktopNotifier: Sendable {
         return .failure(GatewayError(problems.joined(separator: "; ")))
     }
 
-    /// Whether the service on this session lists "actions". Unknown (no gdbus, no answer) is no.
+    /// Whether the service on this session lists "actions". Unknown (no answer) is no.
     func supportsActions(_ environment: [String: String?], timeout: Double) -> Bool {
-        guard let result = try? runner.run(NotificationCapabilities.command, input: nil, environment: environment, timeout: timeout),
-              result.succeeded else { return false }
-        return NotificationCapabilities.parse(result.stdoutText).contains("actions")
+        capabilities(environment, timeout)?.contains("actions") ?? false
     }
 }

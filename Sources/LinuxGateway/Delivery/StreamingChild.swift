@@ -1,9 +1,9 @@
 import Glibc
 import Storage
 
-/// A program started to be read line by line while it runs (`notify-send --action`, which
-/// prints the notification's id, then the chosen action, and exits when the notification
-/// closes). Its own process group; stdin /dev/null; killed with its group when `stop` is called.
+/// A program started to be read line by line while it runs (the launcher of the reminder's
+/// waiter, whose first line says whether the notification was shown). Its own process group;
+/// stdin /dev/null; killed with its group when `stop` is called.
 public final class StreamingChild {
     public let pid: pid_t
     private var stdoutFD: Int32

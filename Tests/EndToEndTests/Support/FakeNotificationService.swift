@@ -60,6 +60,12 @@ final class FakeNotificationService {
         return text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
+    /// The ids of the notifications it was asked to close.
+    func closed() -> [Int] {
+        guard let text = try? String(contentsOfFile: directory + "/closed.jsonl", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["id"] as? Int }
+    }
+
     deinit {
         // runuser, dbus-run-session, its dbus-daemon and the server: one process group.
         group.stop()
