@@ -65,6 +65,10 @@ struct CommandSpec {
             reminder at most once per local day through the desktop notification service, and
             records the outcome in deliveries.jsonl. --catch-up delivers only when today's time
             has passed and today's reminder was not shown (used after a boot).
+            When the service supports actions, the reminder has the buttons "Turn off" (what
+            `notif set tips-and-updates off` does) and "Settings" (the page in a terminal); a
+            detached process waits for them (until the notification closes, at most 8 hours),
+            and deliver exits as soon as the service has accepted the notification.
             Reminder ids: \(LocalReminders.all.map(\.id).joined(separator: ", ")).
             """),
         CommandSpec(
