@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `notif daemon` sleeps until its next reminder and nothing else wakes it: one poll with no
@@ -61,9 +62,12 @@ import Testing
         #expect(notices.components(separatedBy: "inotify wd:").count - 1 == 3, "\(notices)")
         // And it stays asleep: no voluntary context switch at all for two seconds (the old loop
         // woke every minute; `make bench` measures ten minutes).
-        let before = voluntarySwitches(pid)
-        Thread.sleep(forTimeInterval: 2)
-        #expect(before != nil && voluntarySwitches(pid) == before, "woke while idle: \(String(describing: before)) → \(String(describing: voluntarySwitches(pid)))")
+        let (before, after) = withClockLock {
+            let before = voluntarySwitches(pid)
+            Thread.sleep(forTimeInterval: 2)
+            return (before, voluntarySwitches(pid))
+        }
+        #expect(before != nil && after == before, "woke while idle: \(String(describing: before)) → \(String(describing: after))")
         withExtendedLifetime(daemon) {}
     }
 

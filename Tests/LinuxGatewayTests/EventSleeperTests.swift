@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import SharedLogic
 import Storage
+import TestSupport
 @testable import LinuxGateway
 
 /// The daemon's real sleeper against the kernel: an absolute timer on the real-time clock, file
@@ -100,10 +101,12 @@ import Storage
     func settingTheClockEndsTheNapAtOnce() throws {
         let scratch = Scratch()
         let sleeper = try #require(EventSleeper(places: { [WatchedPlace(directory: scratch.path, names: .visible)] }))
-        let result = nap(sleeper, until: now().adding(seconds: 30)) {
-            var time = timespec()
-            clock_gettime(CLOCK_REALTIME, &time)
-            clock_settime(CLOCK_REALTIME, &time)
+        let result = withClockLock {
+            nap(sleeper, until: now().adding(seconds: 30)) {
+                var time = timespec()
+                clock_gettime(CLOCK_REALTIME, &time)
+                clock_settime(CLOCK_REALTIME, &time)
+            }
         }
         #expect(result.end == .clockChanged && result.seconds < 5, "\(result)")
     }
