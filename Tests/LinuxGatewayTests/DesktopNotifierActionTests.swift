@@ -59,13 +59,22 @@ import SharedLogic
         #expect(runner.argvs.last?.contains { $0.hasPrefix("--action") } == false)
     }
 
-    @Test func aHandoffThatFailsFallsToTheNextSession() {
+    @Test func aHandoffThatFailsStillShowsTheBubbleWithoutButtons() {
         let runner = runner()
-        let handoff = Handoff(.failure(GatewayError("exit status 1: GDBus.Error")))
+        let handoff = Handoff(.failure(GatewayError("the waiter for the reminder's buttons did not start: setsid is not installed")))
+        let result = notifier(runner, ["actions"]).show(summary: "s", body: "b", environments: session, handoff: handoff)
+        #expect(result == .success("shown through this session as notification 9 (without buttons: the waiter for the reminder's buttons did not start: setsid is not installed)"))
+        #expect(handoff.calls.count == 1 && runner.argvs.count == 1)
+    }
+
+    @Test func whenNeitherWorksTheNextSessionIsTried() {
+        let runner = RecordingRunner { _ in ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8)) }
+        let handoff = Handoff(.failure(GatewayError("cannot connect")))
         let sessions: [(source: String, changes: [String: String?])] = [("this session", [:]), ("the user bus", ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1/bus"])]
         let result = notifier(runner, ["actions"]).show(summary: "s", body: "b", environments: sessions, handoff: handoff)
-        #expect(handoff.calls.count == 2)
-        #expect(result == .failure(GatewayError("notify-send via this session: exit status 1: GDBus.Error; notify-send via the user bus: exit status 1: GDBus.Error")))
+        #expect(handoff.calls.count == 2 && runner.argvs.count == 2)
+        #expect(result == .failure(GatewayError("notify-send via this session: exit status 1: GDBus.Error: no server (without buttons: cannot connect); "
+                                                + "notify-send via the user bus: exit status 1: GDBus.Error: no server (without buttons: cannot connect)")))
     }
 
     @Test func theIconIsTheInstalledFileBesideTheProgramOrInTheDataDirectoriesElseItsName() throws {

@@ -91,14 +91,15 @@ public struct DesktopNotifier: Sendable {
         // put on a stale address) must not keep the notification from the next session.
         for environment in environments {
             let deadline = SpawnProcessRunner.monotonicNow() + timeout
+            var withoutButtons = ""
             if let handoff, supportsActions(environment.changes, timeout: timeout) {
                 let remaining = max(0.5, deadline - SpawnProcessRunner.monotonicNow())
                 switch handoff.start(environment: environment.changes, timeout: remaining) {
                 case .success(let id):
                     return .success("shown through \(environment.source) as notification \(id), with \(ReminderAction.allCases.map(\.label).joined(separator: " and "))")
                 case .failure(let error):
-                    problems.append("notify-send via \(environment.source): \(error.message)")
-                    continue
+                    // The bubble without buttons is still worth a try on this session.
+                    withoutButtons = " (without buttons: \(error.message))"
                 }
             }
             do {
@@ -107,9 +108,9 @@ public struct DesktopNotifier: Sendable {
                                             environment: environment.changes, timeout: remaining)
                 if result.succeeded {
                     let id = result.stdoutText.split(whereSeparator: \.isNewline).first.map { " as notification \($0)" } ?? ""
-                    return .success("shown through \(environment.source)\(id)")
+                    return .success("shown through \(environment.source)\(id)\(withoutButtons)")
                 }
-                problems.append("notify-send via \(environment.source): \(result.failureSummary)")
+                problems.append("notify-send via \(environment.source): \(result.failureSummary)\(withoutButtons)")
             } catch {
                 return .failure(GatewayError(error.notFound
                     ? "notify-send is not installed (Debian: apt install libnotify-bin)" : error.description))
