@@ -4,6 +4,8 @@ SWIFT ?= swift
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man/man1
+APPDIR := $(PREFIX)/share/applications
+ICONDIR := $(PREFIX)/share/icons/hicolor/scalable/apps
 # One static executable (no dynamic loading at start; see Performance in the README), and
 # generic types' metadata through direct accessors instead of demangling names at run time.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable -Xcc -DNOTIF_STATIC_EXECUTABLE \
@@ -12,12 +14,15 @@ RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.
 RUN_PACKAGES := libncursesw5-dev libc6-dev libnotify-bin tzdata cron curl
-TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3
+TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \
+	python3-dbus python3-gi librsvg2-common lintian
+# `make deb`: dpkg-deb (dpkg) builds it, lintian checks it.
+DEB_PACKAGES := dpkg binutils lintian
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
-BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux
+BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux dbus xvfb dunst libnotify-bin libglib2.0-bin
 
-.PHONY: run test soak build release install uninstall deps-run deps-test clean screenshots bench
+.PHONY: run test soak build release install install-files uninstall deb deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -25,7 +30,8 @@ run: deps-run release
 # Zero warnings is a rule: the test build fails on any.
 STRICT := -Xswiftc -warnings-as-errors
 
-# The release binary is built before the tests: the end-to-end tests of real schedulers run it.
+# The release build comes first: end-to-end tests of real schedulers, the package and the
+# daemon's zone shift run the static binary, which libfaketime cannot reach.
 test: deps-test
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) build $(RELEASE)
@@ -46,14 +52,28 @@ release:
 	@scripts/require-swift
 	$(SWIFT) build $(RELEASE)
 
-install: deps-run release
-	install -d -m 755 $(BINDIR) $(MANDIR)
-	install -m 755 $(RELEASE_BIN) $(BINDIR)/notif
-	install -m 644 doc/notif.1 $(MANDIR)/notif.1
+install: deps-run release install-files
 	@echo "Installed $(BINDIR)/notif. Run \`$(BINDIR)/notif apply\` so scheduled entries use it."
 
+# What `make install` copies, without building: the program, its man page, the desktop entry
+# (run by absolute path) and the icon.
+install-files:
+	install -d -m 755 $(BINDIR) $(MANDIR) $(APPDIR) $(ICONDIR)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/notif
+	install -m 644 doc/notif.1 $(MANDIR)/notif.1
+	sed -e 's|^Exec=notif$$|Exec=$(BINDIR)/notif|' -e 's|^TryExec=notif$$|TryExec=$(BINDIR)/notif|' data/notif.desktop > $(APPDIR)/notif.desktop
+	chmod 644 $(APPDIR)/notif.desktop
+	install -m 644 data/notif.svg $(ICONDIR)/notif.svg
+
+# Run `notif reset --entries` first (as each user of notif), so no scheduled entry is left behind.
 uninstall:
-	rm -f $(BINDIR)/notif $(MANDIR)/notif.1
+	rm -f $(BINDIR)/notif $(MANDIR)/notif.1 $(APPDIR)/notif.desktop $(ICONDIR)/notif.svg
+
+# dist/notif_VERSION_ARCH.deb with the static release binary, checked by lintian (errors fail).
+deb: deps-run release
+	@scripts/install-packages $(DEB_PACKAGES)
+	scripts/build-deb $(RELEASE_BIN) dist
+	lintian --fail-on error dist/notif_*_$$(dpkg --print-architecture).deb
 
 deps-run:
 	@scripts/require-swift
@@ -74,4 +94,4 @@ bench: deps-run release
 	python3 bench/run.py
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

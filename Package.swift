@@ -9,7 +9,8 @@ let package = Package(
     targets: [
         .target(name: "SharedLogic"),
         .target(name: "Storage", dependencies: ["SharedLogic"]),
-        .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage"]),
+        .target(name: "CLinuxEvents"),
+        .target(name: "LinuxGateway", dependencies: ["SharedLogic", "Storage", "CLinuxEvents"]),
         .target(name: "AccountClient", dependencies: ["SharedLogic", "Storage", "LinuxGateway"]),
         .target(name: "SettingsUI", dependencies: ["SharedLogic"]),
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),

@@ -2,9 +2,10 @@
 """`make bench`: notif side by side with dialog (same five switches, 80x24), printed as a table.
 
 Measures first frame, bytes and latency per key, idle CPU, peak memory, the cost of a no-op
-`notif apply` (processes started, files written, wall time), `status --json`, how status,
-the first frame and apply grow with a 100,000-line delivery log and a 10,000-line crontab, and
-the page while `crontab` hangs (key to screen, and q to exit).
+`notif apply` (processes started, files written, wall time), `status --json`, and how status,
+the first frame and apply grow with a 100,000-line delivery log and a 10,000-line crontab;
+then `notif daemon` idle (voluntary context switches over BENCH_IDLE_SECONDS, default 600) and
+`notif deliver` from start to the notification accepted by dunst on a private bus; and the page while `crontab` hangs (key to screen, and q to exit).
 Runs notif and dialog alternately so machine noise hits both. Needs root for the cron parts
 (a throwaway user keeps everyone's real crontab out of it).
 """
@@ -21,6 +22,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTIF = os.path.join(ROOT, ".build/release/notif")
 PTY = os.path.join(ROOT, ".build/bench/ptydrive")
 RUNS = int(os.environ.get("BENCH_RUNS", "80"))
+IDLE_SECONDS = int(os.environ.get("BENCH_IDLE_SECONDS", "600"))
+# BENCH_ONLY=daemon,deliver runs only those groups (page, apply, daemon, deliver, cron).
+ONLY = set(filter(None, os.environ.get("BENCH_ONLY", "").split(",")))
+
+
+def wanted(group):
+    return not ONLY or group in ONLY
 DIALOG = ["dialog", "--checklist", "Notifications", "14", "60", "5",
           "push", "Push Notifications", "on", "tips", "Tips & Updates", "off",
           "queue", "Queue alerts", "on", "promo", "Promotions", "off", "vib", "Vibration", "on"]
@@ -131,16 +139,11 @@ def traced(command, e, as_user=None):
 
 
 def add(metric, notif, dialog, target, met):
-    rows.append((metric, notif, dialog, target, "yes" if met else "NO"))
+    rows.append((metric, notif, dialog, target, "" if met is None else "yes" if met else "NO"))
     print("  %-44s %-22s %-16s %s" % (metric, notif, dialog, target), file=sys.stderr)
 
 
-def main():
-    for tool in [NOTIF, PTY]:
-        if not os.access(tool, os.X_OK):
-            sys.exit("missing %s: run `make bench`" % tool)
-    print("notif bench: %d runs each, alternating with dialog (%s)" % (RUNS, subprocess.run(["dialog", "--version"], capture_output=True, text=True).stdout.strip()), file=sys.stderr)
-
+def page_rows():
     notif, dialog = first_frame(RUNS)
     n, d = stats(notif), stats(dialog)
     ratio = n[0] / d[0]
@@ -165,6 +168,8 @@ def main():
     rss_d = int(pty("rss", ["Push Notifications"], DIALOG, env(home("rss")))[0])
     add("Peak memory of the page", "%.1f MB" % (rss_n / 1024), "%.1f MB" % (rss_d / 1024), "≤ 10 MB", rss_n <= 10 * 1024)
 
+
+def apply_rows():
     on = {"version": 1, "onboardingCompleted": True, "tipsAndUpdates": True, "permission": "granted"}
     for scheduler in ["embedded", "systemd"]:
         h = home("apply-" + scheduler, on)
@@ -191,9 +196,27 @@ def main():
     fe, fb = min(frames_empty), min(frames_big)
     add("First frame, 100,000-line log (fastest)", "%s (1 line: %s)" % (ms(fb), ms(fe)), "", "≤ 1.1 × 1 line", fb <= 1.1 * fe)
 
-    hang_rows()
 
-    if os.getuid() == 0:
+def main():
+    for tool in [NOTIF, PTY]:
+        if not os.access(tool, os.X_OK):
+            sys.exit("missing %s: run `make bench`" % tool)
+    print("notif bench: %d runs each, alternating with dialog (%s)" % (RUNS, subprocess.run(["dialog", "--version"], capture_output=True, text=True).stdout.strip()), file=sys.stderr)
+
+    if wanted("page"):
+        page_rows()
+    if wanted("apply"):
+        apply_rows()
+    if wanted("daemon"):
+        daemon_rows()
+    if wanted("deliver"):
+        deliver_rows()
+    if wanted("hang"):
+        hang_rows()
+
+    if not wanted("cron"):
+        pass
+    elif os.getuid() == 0:
         cron_rows()
     else:
         print("  (cron rows need root: skipped)", file=sys.stderr)
@@ -234,6 +257,100 @@ def hang_rows():
     ex = stats(exits)
     add("q to exit while crontab hangs, median (max)", "%s (%s)" % (ms(ex[0]), ms(ex[2])), "", "≤ 200 ms", ex[2] <= 0.200)
     add("Hung crontabs left running after q", str(left), "", "0", left == 0)
+
+
+def switches(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("voluntary_ctxt_switches:"):
+                return int(line.split()[1])
+    return None
+
+
+def posix_tz_with_local_hour(hour):
+    """A POSIX TZ string (whole minutes) whose local time is about `hour`:00 now."""
+    now = int(time.time()) % 86400
+    offset = ((hour * 3600 - now) // 60) % 1440
+    if offset > 14 * 60:
+        offset -= 1440
+    sign = "-" if offset >= 0 else ""  # POSIX TZ offsets are west of UTC: the sign is inverted
+    return "NTF%s%d:%02d" % (sign, abs(offset) // 60, abs(offset) % 60)
+
+
+def daemon_rows():
+    """An idle `notif daemon` (built-in scheduler, reminder on, 09:00 far away): voluntary
+    context switches while it waits. The daemon that woke every minute made about 2 in 150 s."""
+    h = home("daemon", {"version": 1, "onboardingCompleted": True, "tipsAndUpdates": True, "permission": "granted"})
+    e = env(h, TZ=posix_tz_with_local_hour(15))
+    subprocess.run([NOTIF, "apply"], env=e, capture_output=True)
+    daemon = subprocess.Popen([NOTIF, "daemon"], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with open("/proc/%d/syscall" % daemon.pid) as f:
+                call = f.read().split()
+            if call and call[0] in ("7", "73", "271"):
+                break
+            time.sleep(0.02)
+        time.sleep(0.5)
+        before = switches(daemon.pid)
+        print("  (idle daemon: %d s)" % IDLE_SECONDS, file=sys.stderr)
+        time.sleep(IDLE_SECONDS)
+        after = switches(daemon.pid)
+    finally:
+        daemon.terminate()
+        daemon.wait()
+    label = "Idle daemon, voluntary context switches in %s" % ("10 min" if IDLE_SECONDS == 600 else "%d s" % IDLE_SECONDS)
+    add(label, str(after - before), "", "0", after == before)
+
+
+def deliver_rows(runs=40):
+    """`notif deliver` with dunst serving a private session bus under Xvfb: wall time from the
+    start to the notification accepted (deliver exits once its waiter has the service's id),
+    with the buttons; and, for comparison, the programs that would do the same over D-Bus
+    (deliver talks D-Bus itself: through them it took 26 ms)."""
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
+    address = bus.stdout.readline().strip()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-nolisten", "tcp"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    display = ":" + xvfb.stdout.readline().strip()
+    e_bus = {"PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display, "HOME": work}
+    dunst = subprocess.Popen(["dunst", "-conf", "/dev/null"], env=e_bus, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            owner = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                    "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"],
+                                   env=e_bus, capture_output=True, text=True).stdout
+            if "true" in owner:
+                break
+            time.sleep(0.05)
+        h = home("deliver", {"version": 1, "onboardingCompleted": True, "tipsAndUpdates": True, "permission": "granted"})
+        e = env(h, DBUS_SESSION_BUS_ADDRESS=address)
+        subprocess.run([NOTIF, "apply"], env=e, capture_output=True)
+        delivered = os.path.join(h, ".local/state/notif/delivered.json")
+        times = []
+        for _ in range(runs):
+            subprocess.run(["dunstctl", "close-all"], env=e_bus, capture_output=True)
+            if os.path.exists(delivered):
+                os.remove(delivered)
+            start = time.perf_counter()
+            out = subprocess.run([NOTIF, "deliver", "tips-and-updates"], env=e, capture_output=True, text=True)
+            times.append(time.perf_counter() - start)
+            if "with Turn off and Settings" not in out.stdout:
+                sys.exit("deliver did not show the reminder with its buttons: %s %s" % (out.stdout, out.stderr))
+        m = stats(times)
+        add("deliver to notification accepted (dunst, buttons), median (min–max)",
+            "%s (%s–%s)" % (ms(m[0]), ms(m[1]), ms(m[2])), "", "≤ 20 ms", m[0] <= 0.020)
+        subprocess.run(["dunstctl", "close-all"], env=e_bus, capture_output=True)
+        caps = hyperfine("gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications "
+                         "--method org.freedesktop.Notifications.GetCapabilities", e_bus, runs=runs)
+        add("For comparison: gdbus GetCapabilities, median", ms(caps[0]), "", "", None)
+        plain = hyperfine("notify-send -a notif -t 1 -p x y", e_bus, runs=runs)
+        add("For comparison: notify-send (no buttons), median", ms(plain[0]), "", "", None)
+        subprocess.run(["dunstctl", "close-all"], env=e_bus, capture_output=True)
+    finally:
+        for p in (dunst, xvfb, bus):
+            p.terminate()
+            p.wait()
 
 
 def cron_rows():

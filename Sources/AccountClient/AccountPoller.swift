@@ -25,14 +25,26 @@ public final class AccountPoller {
         self.log = log
     }
 
-    /// Called on every wake of the daemon; polls when due. Returns the next poll's time.
+    /// Called on every wake of the daemon; polls when due. Returns the next poll's time, or nil
+    /// for a Guest project (or one not logged in), which never needs a wake for this: logging in
+    /// changes settings.json, and that wakes the daemon. A poll that seems more than an interval
+    /// away (the clock was set back) is made now.
     @discardableResult
     public func wake(now: Instant) -> Instant? {
-        if let nextPoll, now < nextPoll { return nextPoll }
+        guard isLoggedIn() else {
+            nextPoll = nil
+            registrationChecked = false
+            return nil
+        }
+        if let nextPoll, now < nextPoll, nextPoll.seconds - now.seconds <= interval { return nextPoll }
         let next = now.adding(seconds: interval)
         nextPoll = next
         poll(now: now)
         return next
+    }
+
+    private func isLoggedIn() -> Bool {
+        (try? account.context.store.load().preferences.mode) == .account && account.store.authToken() != nil
     }
 
     private func poll(now: Instant) {

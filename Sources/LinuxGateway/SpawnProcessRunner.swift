@@ -182,7 +182,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         return result
     }
 
-    static func monotonicNow() -> Double {
+    public static func monotonicNow() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

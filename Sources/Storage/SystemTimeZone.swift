@@ -39,7 +39,7 @@ public enum SystemTimeZone {
     }
 
     /// Where the TZif file for `spec` would be, or nil for names refused outright.
-    static func zoneFilePath(for spec: String, zoneInfoDirectory: String?) -> String? {
+    public static func zoneFilePath(for spec: String, zoneInfoDirectory: String?) -> String? {
         if spec.hasPrefix("/") { return spec }
         if spec.contains("..") { return nil }
         var directory = zoneInfoDirectory ?? ""

@@ -84,6 +84,10 @@ struct CommandSpec {
             time has passed and today's reminder was not shown (used after a boot). --quiet writes
             nothing to stdout or stderr, whatever happens (what schedulers run: cron mails output);
             the exit status and the delivery log say how it went.
+            When the service supports actions, the reminder has the buttons "Turn off" (what
+            `notif set tips-and-updates off` does) and "Settings" (the page in a terminal); a
+            detached process waits for them (until the notification closes, at most 8 hours),
+            and deliver exits as soon as the service has accepted the notification.
             Reminder ids: \(LocalReminders.all.map(\.id).joined(separator: ", ")).
             """),
         CommandSpec(
@@ -109,10 +113,12 @@ struct CommandSpec {
             summary: "the built-in scheduler, for machines without systemd or cron",
             details: """
             Runs in the foreground and shows the reminders in notif's built-in schedule (the
-            embedded scheduler) at their time. It wakes at least once a minute to notice clock
-            jumps, time zone changes and edited settings; at start and after a clock jump it
-            shows a reminder missed earlier the same day, once. SIGTERM or Ctrl-C stops it
-            (exit 0). Only one runs per user: a second one exits 1.
+            embedded scheduler) at their time. Between reminders it sleeps: an absolute timer on
+            the real-time clock, which a clock change or a resume from suspend cancels, and file
+            change notices for the time zone (/etc/localtime or TZ's file), settings.json and the
+            schedule wake it; nothing else does. At start, after a clock jump and after a zone
+            change it shows a reminder missed earlier the same day, once. SIGTERM or Ctrl-C stops
+            it (exit 0); SIGHUP makes it look again. Only one runs per user: a second one exits 1.
             --install-autostart  write $XDG_CONFIG_HOME/autostart/notif-daemon.desktop, so the
                                  desktop starts it at each login
             --remove-autostart   remove that entry
@@ -122,6 +128,18 @@ struct CommandSpec {
                                  are allowed. Checked only in Account projects
             Without a desktop, start it from a login script, e.g. in ~/.profile:
               notif daemon >/dev/null 2>&1 &
+            """),
+        CommandSpec(
+            name: "reset", usage: "notif reset --entries",
+            summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)",
+            details: """
+            --entries  removes notif's block from your crontab, its systemd user timers and
+                       services (with their enable links and timer stamps), the built-in schedule
+                       and the autostart entry of `notif daemon`, and says what it removed. Files
+                       notif did not write are left alone. Your settings are kept: `notif apply`
+                       (or a change on the page) schedules the reminders again.
+            Run it before removing notif, so no entry is left behind. Exits 1, saying what is
+            still there, when something could not be removed.
             """),
         CommandSpec(
             name: "account", usage: "notif account login --server URL | logout | status",

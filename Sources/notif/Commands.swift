@@ -28,6 +28,8 @@ struct Commands {
         case "test": return try test(args)
         case "account": return try AccountCommands(account: account, output: output).run(args)
         case "daemon": return try daemon(args)
+        case "reset": return try reset(args)
+        case DetachedActionWaiter.command: return try reminderActions(args)
         default:
             throw UsageError(message: "unknown command '\(command)'", command: nil)
         }

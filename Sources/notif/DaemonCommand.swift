@@ -55,7 +55,10 @@ extension Commands {
 
     private func runDaemon(pollInterval: Int64) -> ExitCode {
         // Block the stop signals before anything else, so one sent right after start is not lost.
-        let sleeper = SignalSleeper()
+        let paths = context.paths
+        let tz = context.lookup("TZ"), zoneInfo = context.lookup("TZDIR")
+        let sleeper: any DaemonSleeper = EventSleeper(places: { DaemonWatches.places(paths: paths, tz: tz, zoneInfoDirectory: zoneInfo) })
+            ?? SignalSleeper(clock: context.clock)
         let lockPath = context.paths.stateFile(EmbeddedScheduler.daemonLockName)
         let lock: HeldLock
         do {
@@ -70,12 +73,17 @@ extension Commands {
             return .failure
         }
         defer { lock.release() }
+        // Watched for edits: the directory must be there (it is notif's own, 0700).
+        try? FileIO.makeDirectory(context.paths.configDirectory)
         output.line("notif daemon: running (pid \(getpid())); SIGTERM or Ctrl-C stops it")
+        if sleeper is SignalSleeper {
+            output.line("notif daemon: this kernel offers no timerfd or inotify to notif; looking at the clock and files every minute instead")
+        }
         if let recorded = service.recordedScheduler(), recorded != .embedded {
             output.line("notif daemon: notif's entries are with \(recorded.rawValue), not the built-in scheduler; `notif set scheduler embedded` moves them here")
         }
         let lookup = context.lookup
-        let daemon = EmbeddedDaemon(context: context, zone: { SystemTimeZone.current(environment: lookup("TZ")) },
+        let daemon = EmbeddedDaemon(context: context, zone: { SystemTimeZone.current(environment: lookup("TZ"), zoneInfoDirectory: lookup("TZDIR")) },
                                     sleeper: sleeper, log: { output.line("notif daemon: " + $0) })
         let poller = AccountPoller(account: account, interval: pollInterval, log: { output.line("notif daemon: " + $0) })
         daemon.onWake = { poller.wake(now: $0) }

@@ -86,6 +86,22 @@ final class PollerFixture: @unchecked Sendable {
 }
 
 @Suite struct AccountPollerTests {
+    /// The daemon sleeps until the poller's next wake: a Guest project never asks for one, an
+    /// Account project every interval, and a clock set back polls at once rather than a day late.
+    @Test func onlyAnAccountProjectAsksForWakesAndAClockSetBackPollsAtOnce() throws {
+        let fixture = try PollerFixture()
+        fixture.server.answer(items(1))
+        let start = fixture.now
+        #expect(fixture.poller.wake(now: start) == start.adding(seconds: 10))
+        #expect(fixture.notifier.shown.count == 1)
+        let earlier = start.adding(seconds: -86_400)
+        fixture.server.answer(items(2))
+        #expect(fixture.poller.wake(now: earlier) == earlier.adding(seconds: 10))
+        #expect(fixture.notifier.shown.count == 2, "a day early, the poll is made anyway")
+        try fixture.account.context.store.update { $0.mode = .guest }
+        #expect(fixture.poller.wake(now: start.adding(seconds: 60)) == nil)
+    }
+
     func items(_ count: Int, title: String = "T") -> [[String: String]] {
         (0..<count).reversed().map { ["id": "n\($0)", "title": title, "body": "b\($0)", "sentAt": "2026-11-29T10:00:00Z"] }
     }

@@ -7,37 +7,38 @@ import SharedLogic
     let tips = [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0))]
     func at(_ iso: String) -> Instant { ISO8601.parse(iso)! }
 
-    @Test func startCatchesUpThenNapsUntilTheTimeAtMostAMinuteAtATime() {
+    @Test func startCatchesUpThenSleepsStraightUntilTheTime() {
         var planner = DaemonPlanner()
         #expect(planner.wake(now: at("2026-12-01T08:58:30+01:00"), zone: berlin, entries: tips)
             == [.init(id: "tips-and-updates", kind: .catchUp, reason: .start)])
-        #expect(planner.nap(now: at("2026-12-01T08:58:30+01:00")) == 60)
+        #expect(planner.nextWake(now: at("2026-12-01T08:58:30+01:00")) == at("2026-12-01T09:00:00+01:00"))
+        // Woken early (a file changed): nothing to do, the same wake time.
         #expect(planner.wake(now: at("2026-12-01T08:59:30+01:00"), zone: berlin, entries: tips).isEmpty)
-        #expect(planner.nap(now: at("2026-12-01T08:59:30+01:00")) == 30)
+        #expect(planner.nextWake(now: at("2026-12-01T08:59:30+01:00")) == at("2026-12-01T09:00:00+01:00"))
         #expect(planner.wake(now: at("2026-12-01T09:00:00+01:00"), zone: berlin, entries: tips)
             == [.init(id: "tips-and-updates", kind: .scheduled, reason: .due)])
         #expect(planner.nextDue == at("2026-12-02T09:00:00+01:00"))
-        #expect(planner.nap(now: at("2026-12-01T09:00:01+01:00")) == 60)
+        #expect(planner.nextWake(now: at("2026-12-01T09:00:01+01:00")) == at("2026-12-02T09:00:00+01:00"))
     }
 
     @Test func aSlightlyLateWakeIsStillTheScheduledRunAndJumpsEitherWayAreNoticed() {
         var planner = DaemonPlanner()
         _ = planner.wake(now: at("2026-12-01T08:59:00+01:00"), zone: berlin, entries: tips)
-        _ = planner.nap(now: at("2026-12-01T08:59:00+01:00"))
+        _ = planner.nextWake(now: at("2026-12-01T08:59:00+01:00"))
         // Woken 80 s late (within the jump tolerance): still the scheduled run.
         #expect(planner.wake(now: at("2026-12-01T09:01:20+01:00"), zone: berlin, entries: tips).map(\.kind) == [.scheduled])
-        _ = planner.nap(now: at("2026-12-01T09:01:20+01:00"))
+        _ = planner.nextWake(now: at("2026-12-01T09:01:20+01:00"))
         #expect(planner.wake(now: at("2026-12-04T07:00:00+01:00"), zone: berlin, entries: tips).map(\.reason) == [.clockJump])
-        _ = planner.nap(now: at("2026-12-04T07:00:00+01:00"))
+        _ = planner.nextWake(now: at("2026-12-04T07:00:00+01:00"))
         #expect(planner.wake(now: at("2026-12-04T05:00:00+01:00"), zone: berlin, entries: tips).map(\.reason) == [.clockJump])
-        _ = planner.nap(now: at("2026-12-04T05:00:00+01:00"))
+        _ = planner.nextWake(now: at("2026-12-04T05:00:00+01:00"))
         #expect(planner.wake(now: at("2026-12-04T05:01:00+01:00"), zone: berlin, entries: tips).isEmpty)
     }
 
     @Test func aZoneChangeCatchesUpAndRearmsAtNineInTheNewZone() {
         var planner = DaemonPlanner()
         _ = planner.wake(now: at("2026-12-01T12:00:00+01:00"), zone: berlin, entries: tips)
-        _ = planner.nap(now: at("2026-12-01T12:00:00+01:00"))
+        _ = planner.nextWake(now: at("2026-12-01T12:00:00+01:00"))
         let newYork = systemZone("America/New_York")
         #expect(planner.wake(now: at("2026-12-01T12:01:00+01:00"), zone: newYork, entries: tips).map(\.reason) == [.zoneChange])
         #expect(planner.nextDue == at("2026-12-01T09:00:00-05:00"))
@@ -46,10 +47,10 @@ import SharedLogic
     @Test func aNewEntryIsArmedWithoutACatchUpAndARemovedOneIsForgotten() {
         var planner = DaemonPlanner()
         _ = planner.wake(now: at("2026-12-01T12:00:00+01:00"), zone: berlin, entries: [])
-        #expect(planner.nap(now: at("2026-12-01T12:00:00+01:00")) == 60)
+        #expect(planner.nextWake(now: at("2026-12-01T12:00:00+01:00")) == nil)
         #expect(planner.wake(now: at("2026-12-01T12:01:00+01:00"), zone: berlin, entries: tips).isEmpty)
         #expect(planner.nextDue == at("2026-12-02T09:00:00+01:00"))
-        _ = planner.nap(now: at("2026-12-01T12:01:00+01:00"))
+        _ = planner.nextWake(now: at("2026-12-01T12:01:00+01:00"))
         _ = planner.wake(now: at("2026-12-01T12:02:00+01:00"), zone: berlin, entries: [])
         #expect(planner.nextDue == nil)
     }

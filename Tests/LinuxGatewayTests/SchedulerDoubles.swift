@@ -42,14 +42,18 @@ final class SystemctlDouble: @unchecked Sendable {
     }
 }
 
-/// Stands in for SIGTERM-free sleeping in the daemon: each nap moves the simulated clock, then
-/// runs the events that are due (clock jumps, settings edits, zone changes), and stops at `end`.
+/// Stands in for the daemon's sleeper on a simulated clock: a nap moves the clock to its wake
+/// time, unless an event (a clock jump, a settings edit, a zone change) comes first: then the
+/// clock stops there, the event happens and the nap ends at once, as the real sleeper's
+/// timerfd (cancelled by a clock set) and inotify would end it. It stops at `end`.
 final class SimulatedSleeper: DaemonSleeper {
     let clock: ManualClock
     let end: Instant
     private var events: [(at: Instant, action: () -> Void)]
     private(set) var napCount = 0
     private(set) var longestNap: Int64 = 0
+    /// Naps asked for with no wake time at all.
+    private(set) var untimedNaps = 0
 
     init(clock: ManualClock, until end: Instant, events: [(at: Instant, action: () -> Void)] = []) {
         self.clock = clock
@@ -57,15 +61,23 @@ final class SimulatedSleeper: DaemonSleeper {
         self.events = events.sorted { $0.at < $1.at }
     }
 
-    func nap(seconds: Int64) -> NapEnd {
+    func nap(until wake: Instant?) -> NapEnd {
         napCount += 1
-        longestNap = max(longestNap, seconds)
-        clock.advance(seconds)
+        if wake == nil { untimedNaps += 1 }
+        let now = clock.now()
+        var target = min(wake ?? end, end)
+        if let first = events.first, first.at < target { target = first.at }
+        target = max(target, now)
+        longestNap = max(longestNap, target.seconds - now.seconds)
+        clock.set(target)
+        var happened = false
         while let first = events.first, first.at <= clock.now() {
             events.removeFirst()
             first.action()
+            happened = true
         }
-        return clock.now() >= end ? .stop : .elapsed
+        if clock.now() >= end { return .stop }
+        return happened ? .changed : .elapsed
     }
 }
 

@@ -54,6 +54,18 @@ public enum Autostart {
         return true
     }
 
+    /// What `removeIfNotifs` found.
+    public enum Removal: Sendable { case removed, absent, notNotifs }
+
+    /// Removes notif's entry; a file there that notif did not write is left alone and said so.
+    public static func removeIfNotifs(paths: NotifPaths) throws(FileError) -> Removal {
+        let file = path(in: paths)
+        guard let current = try FileIO.read(file, limit: 1 << 16) else { return .absent }
+        guard isNotifs(current) else { return .notNotifs }
+        try FileIO.remove(file)
+        return .removed
+    }
+
     private static func isNotifs(_ bytes: [UInt8]) -> Bool {
         String(decoding: bytes, as: UTF8.self).hasPrefix(marker + "\n")
     }

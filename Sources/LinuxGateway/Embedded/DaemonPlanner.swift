@@ -1,7 +1,7 @@
 import SharedLogic
 
 /// The built-in scheduler's rules, without I/O: on each wake, given the time, the zone and the
-/// entries, which deliveries to attempt; then how long to sleep.
+/// entries, which deliveries to attempt; then when to wake next.
 ///
 /// - At start, after a clock jump (forward or back, beyond `jumpTolerance`, e.g. a resume from
 ///   suspend) and after a zone change, every entry gets a catch-up attempt (shown only if today's
@@ -9,9 +9,9 @@ import SharedLogic
 /// - Otherwise an entry whose armed time has come is delivered as scheduled and re-armed. (A
 ///   wake much later than planned is a jump, handled above.)
 /// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.
-/// - Naps last at most `longestNap` seconds, so jumps, zone changes and edits are noticed within a minute.
+/// - The next wake is the earliest armed time and nothing else: the daemon's sleeper ends a nap
+///   early when the clock is set, the machine resumes, or the zone, settings or entries change.
 public struct DaemonPlanner: Sendable {
-    public static let longestNap: Int64 = 60
     public static let jumpTolerance: Int64 = 90
 
     /// Why a delivery is attempted.
@@ -45,8 +45,8 @@ public struct DaemonPlanner: Sendable {
         var sweep: Reason?
         if lastSeen == nil {
             sweep = .start
-        } else if let expected = expectedWake, let last = lastSeen,
-                  now.seconds > expected.seconds + Self.jumpTolerance || now.seconds < last.seconds - Self.jumpTolerance {
+        } else if let last = lastSeen, now.seconds < last.seconds - Self.jumpTolerance
+                    || expectedWake.map({ now.seconds > $0.seconds + Self.jumpTolerance }) ?? false {
             sweep = .clockJump
         } else if self.zone != zone {
             sweep = .zoneChange
@@ -73,12 +73,11 @@ public struct DaemonPlanner: Sendable {
         return attempts
     }
 
-    /// Seconds to sleep from `now`: until the next armed time, at most `longestNap`, at least 1.
-    public mutating func nap(now: Instant) -> Int64 {
-        var seconds = Self.longestNap
-        if let due = nextDue { seconds = min(seconds, max(1, due.seconds - now.seconds)) }
+    /// When to wake next, seen from `now`: the earliest armed time, or nil when nothing is armed
+    /// (then only a change ends the nap). A wake much later than this is taken for a clock jump.
+    public mutating func nextWake(now: Instant) -> Instant? {
         lastSeen = now
-        expectedWake = now.adding(seconds: seconds)
-        return seconds
+        expectedWake = nextDue
+        return nextDue
     }
 }

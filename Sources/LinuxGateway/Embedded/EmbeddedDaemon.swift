@@ -2,7 +2,8 @@ import SharedLogic
 import Storage
 
 /// `notif daemon`'s loop: wake, look at the clock, the zone and the schedule, deliver what is
-/// due through `ReminderService.deliver`, sleep (at most a minute), until the sleeper says stop.
+/// due through `ReminderService.deliver`, sleep until the next reminder (or a change the sleeper
+/// notices: a clock set, a resume, the zone, settings or entries), until the sleeper says stop.
 /// The clock comes from the context and the zone from `zone` (asked again on every wake), so
 /// tests drive it with a simulated clock and sleeper.
 public final class EmbeddedDaemon {
@@ -16,7 +17,7 @@ public final class EmbeddedDaemon {
     private var cachedEntries: (stamp: FileStatus?, entries: [EmbeddedEntry])?
     private var settingsStamp: FileStatus??
     /// More work for every wake (Account projects poll their server here); returns when it
-    /// next wants a wake, so the nap is never longer than that.
+    /// next wants a wake (nil: never), so the nap is never longer than that.
     public var onWake: ((Instant) -> Instant?)?
     private var extraDue: Instant?
 
@@ -33,15 +34,14 @@ public final class EmbeddedDaemon {
     public func run() {
         repeat {
             wake()
-        } while sleeper.nap(seconds: napLength()) != .stop
+        } while sleeper.nap(until: nextWake()) != .stop
     }
 
-    /// The planner's nap, shortened to the extra work's next wake.
-    func napLength() -> Int64 {
-        let now = context.clock.now()
-        var nap = planner.nap(now: now)
-        if let extraDue { nap = max(1, min(nap, extraDue.seconds - now.seconds)) }
-        return nap
+    /// The planner's next wake, or the extra work's when that comes first.
+    func nextWake() -> Instant? {
+        let due = planner.nextWake(now: context.clock.now())
+        guard let extraDue else { return due }
+        return due.map { min($0, extraDue) } ?? extraDue
     }
 
     /// One wake: pick up edited settings, then make the attempts the planner asks for.

@@ -207,7 +207,9 @@ public struct ReminderService: Sendable {
         case .deliver:
             break
         }
-        switch show(summary: reminder.title, body: reminder.body) {
+        // A reminder offers its buttons; a test notification does not.
+        let handoff = kind == .test ? nil : actionHandoff(for: reminder)
+        switch show(summary: reminder.title, body: reminder.body, handoff: handoff) {
         case .success(let how):
             if kind != .test {
                 let today = context.zone.localDateTime(of: now).date
@@ -225,10 +227,18 @@ public struct ReminderService: Sendable {
 
     /// Shows one notification through the desktop notification service, finding the session
     /// bus the way scheduled jobs must (this session, the recorded one, the user bus).
-    public func show(summary: String, body: String) -> Result<String, GatewayError> {
+    public func show(summary: String, body: String, handoff: (any ActionHandoff)? = nil) -> Result<String, GatewayError> {
         let recorded = (try? context.state.read(StateFiles.sessionFile)).map(SessionEnvironment.init(parsing:))
         let environments = SessionEnvironment.candidates(current: context.lookup, recorded: recorded, uid: getuid())
-        return DesktopNotifier(runner: context.runner).show(summary: summary, body: body, environments: environments)
+        let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
+        return DesktopNotifier(runner: context.runner, icon: icon).show(summary: summary, body: body, environments: environments, handoff: handoff)
+    }
+
+    /// The detached waiter that shows `reminder` with its buttons, when notif's own program is
+    /// there to run it.
+    func actionHandoff(for reminder: LocalReminder) -> (any ActionHandoff)? {
+        guard let program = context.executable, context.isExecutable(program) else { return nil }
+        return DetachedActionWaiter(program: program, reminderID: reminder.id, inSystemdUnit: context.lookup("INVOCATION_ID") != nil)
     }
 
     private func log(_ reminder: LocalReminder, kind: DeliveryKind, now: Instant, _ outcome: DeliveryOutcome, _ detail: String) -> DeliveryRecord {

@@ -27,8 +27,9 @@ import Testing
         let sandbox = Sandbox()
         let fakes = try FakeTools(in: sandbox)
         let calls = sandbox.path + "/notify-send-calls"
-        // Each call: when, and the summary it was given ($6, after the options and "--").
-        try fakes.add("notify-send", "printf '%s\\t%s\\n' \"$(date +%s.%N)\" \"$6\" >> '\(calls)'\necho 'GDBus.Error: no server' >&2\nexit 1")
+        // Each call: when, and the summary it was given (the argument after "--", whatever options precede it).
+        try fakes.add("notify-send", "p=; s=; for a; do [ \"$p\" = -- ] && { s=$a; break; }; p=$a; done\n"
+                      + "printf '%s\\t%s\\n' \"$(date +%s.%N)\" \"$s\" >> '\(calls)'\necho 'GDBus.Error: no server' >&2\nexit 1")
         var items: [[String: Any]] = [
             ["id": "esc\u{1B}[31m", "title": "red", "body": "x"],
             ["id": "\u{1B}]0;pwned\u{07}", "title": "t", "body": "x"],

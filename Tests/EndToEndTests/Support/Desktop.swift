@@ -80,7 +80,22 @@ final class DesktopSession {
 
     /// Summaries and app names of every notification shown so far.
     func shown() throws -> [(app: String, summary: String)] {
-        try dunstShown(by: user, environment)
+        try history().map { ($0["appname"] ?? "", $0["summary"] ?? "") }
+    }
+
+    /// Every notification shown so far, as dunst keeps it (`appname`, `summary`, `icon_path`…),
+    /// its string fields only.
+    func history() throws -> [[String: String]] {
+        _ = try user.run(["dunstctl", "close-all"], environment)
+        let result = try user.run(["dunstctl", "history"], environment)
+        guard let data = result.stdout.data(using: .utf8),
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let groups = object["data"] as? [[[String: Any]]] else {
+            throw E2EFailure("dunstctl history: \(result)")
+        }
+        return groups.flatMap { $0 }.map { item in
+            item.compactMapValues { ($0 as? [String: Any])?["data"] as? String }
+        }
     }
 
     deinit {

@@ -1,0 +1,144 @@
+import Glibc
+import Storage
+
+/// A connection to a D-Bus bus notif talks to itself: a Unix socket (`unix:path=` or
+/// `unix:abstract=`), the EXTERNAL authentication, `Hello`, then method calls and the signals
+/// sent to it. Every step has a deadline (monotonic seconds); nothing blocks past it.
+final class DBusConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var serial: UInt32 = 0
+    /// Messages read while waiting for a reply (signals), handed out by `next`.
+    private var queued: [DBusMessage] = []
+    /// This connection's unique name on the bus.
+    private(set) var uniqueName = ""
+
+    init(address: String, deadline: Double) throws(DBusError) {
+        guard let socket = BusPeer.socket(of: address) else { throw DBusError("the bus address \(address.debugDescription) names no local socket") }
+        fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw DBusError("cannot make a socket: \(Posix.message(for: errno))") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let name = Array(socket.name.utf8)
+        let offset = socket.abstract ? 1 : 0
+        guard name.count + offset < MemoryLayout.size(ofValue: addr.sun_path) else {
+            close(fd)
+            throw DBusError("the bus socket name is too long")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { path in for (i, byte) in name.enumerated() { path[i + offset] = byte } }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + name.count + (socket.abstract ? 0 : 1))
+        let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw DBusError("cannot connect to \(socket.name): \(Posix.message(for: code))")
+        }
+        do {
+            try authenticate(deadline: deadline)
+            let hello = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                 member: "Hello", deadline: deadline)
+            var reader = hello.bodyReader
+            uniqueName = try reader.string()
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// The EXTERNAL mechanism: this process's uid, as the kernel tells the bus anyway.
+    private func authenticate(deadline: Double) throws(DBusError) {
+        let uid = Array(String(getuid()).utf8).map { String($0, radix: 16) }.joined()
+        try write([0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8), deadline: deadline)
+        var line: [UInt8] = []
+        while !line.suffix(2).elementsEqual([13, 10]) {
+            if buffer.isEmpty { try fill(deadline: deadline) }
+            line.append(buffer.removeFirst())
+            guard line.count < 4096 else { throw DBusError("the bus said too much while authenticating") }
+        }
+        let answer = String(decoding: line, as: UTF8.self)
+        guard answer.hasPrefix("OK ") else { throw DBusError("the bus refused notif: \(answer.dropLast(2))") }
+        try write(Array("BEGIN\r\n".utf8), deadline: deadline)
+    }
+
+    /// Calls a method and waits for its reply; an error reply is thrown with its name and text.
+    func call(destination: String, path: String, interface: String, member: String, signature: String = "",
+              body: [UInt8] = [], deadline: Double) throws(DBusError) -> DBusMessage {
+        serial += 1
+        let mine = serial
+        try write(DBusMessage.call(serial: mine, destination: destination, path: path, interface: interface, member: member,
+                                   signature: signature, body: body), deadline: deadline)
+        while true {
+            let message = try read(deadline: deadline)
+            if message.replySerial == mine && (message.kind == .reply || message.kind == .error) {
+                if message.kind == .error {
+                    var reader = message.bodyReader
+                    let text = message.signature.hasPrefix("s") ? ((try? reader.string()) ?? "") : ""
+                    throw DBusError(text.isEmpty ? message.errorName ?? "error" : text, name: message.errorName)
+                }
+                return message
+            }
+            if message.kind == .signal { queued.append(message) }
+        }
+    }
+
+    /// The next signal sent to this connection, or nil when `deadline` passes first.
+    func next(until deadline: Double) throws(DBusError) -> DBusMessage? {
+        while true {
+            if !queued.isEmpty { return queued.removeFirst() }
+            do {
+                let message = try read(deadline: deadline)
+                if message.kind == .signal { return message }
+            } catch where error.name == Self.timedOut {
+                return nil
+            }
+        }
+    }
+
+    static let timedOut = "notif.TimedOut"
+
+    /// One whole message from the socket.
+    private func read(deadline: Double) throws(DBusError) -> DBusMessage {
+        while true {
+            if let length = try DBusMessage.length(of: buffer[...]), buffer.count >= length {
+                let bytes = Array(buffer[0..<length])
+                buffer.removeFirst(length)
+                return try DBusMessage(parsing: bytes)
+            }
+            try fill(deadline: deadline)
+        }
+    }
+
+    private func fill(deadline: Double) throws(DBusError) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer += chunk[0..<count]
+                return
+            }
+            if count == 0 { throw DBusError("the bus closed the connection") }
+            guard errno == EAGAIN || errno == EINTR else { throw DBusError("reading from the bus: \(Posix.message(for: errno))") }
+            try wait(for: Int16(POLLIN), deadline: deadline)
+        }
+    }
+
+    private func write(_ bytes: [UInt8], deadline: Double) throws(DBusError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if count > 0 { offset += count; continue }
+            guard count < 0, errno == EAGAIN || errno == EINTR else { throw DBusError("writing to the bus: \(Posix.message(for: errno))") }
+            try wait(for: Int16(POLLOUT), deadline: deadline)
+        }
+    }
+
+    private func wait(for events: Int16, deadline: Double) throws(DBusError) {
+        let remaining = deadline - SpawnProcessRunner.monotonicNow()
+        guard remaining > 0 else { throw DBusError("the bus did not answer in time", name: Self.timedOut) }
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let ready = poll(&entry, 1, Int32(min(remaining, 86_400) * 1000) + 1)
+        if ready < 0 && errno != EINTR { throw DBusError("waiting for the bus: \(Posix.message(for: errno))") }
+    }
+}

@@ -1,0 +1,50 @@
+import Storage
+
+/// notif's icon for its notifications: the installed SVG by path when it can be found (every
+/// notification service shows a file; not all look names up in the icon theme), else the
+/// theme name `notif`. Also where notif's desktop entry is, for `gio launch`.
+public enum AppIcon {
+    public static let name = "notif"
+    /// The desktop entry's id, sent as the `desktop-entry` hint so desktops group notif's
+    /// notifications under its name and icon.
+    public static let desktopEntry = "notif"
+    static let iconPath = "icons/hicolor/scalable/apps/notif.svg"
+    static let entryPath = "applications/notif.desktop"
+
+    /// The data directories to look in, best first: next to the program (`PREFIX/bin/notif` →
+    /// `PREFIX/share`), `$XDG_DATA_HOME` (or `~/.local/share`), then `$XDG_DATA_DIRS` (or
+    /// `/usr/local/share:/usr/share`).
+    public static func dataDirectories(executable: String?, lookup: (String) -> String?) -> [String] {
+        var dirs: [String] = []
+        if let executable {
+            dirs.append(Posix.join(Posix.directory(of: Posix.directory(of: executable)), "share"))
+        }
+        if let home = lookup("XDG_DATA_HOME"), home.hasPrefix("/") {
+            dirs.append(home)
+        } else if let home = lookup("HOME"), home.hasPrefix("/") {
+            dirs.append(Posix.join(home, ".local/share"))
+        }
+        let system = lookup("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        dirs += system.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        var seen = Set<String>()
+        return dirs.filter { seen.insert($0).inserted }
+    }
+
+    /// The icon to send: the first installed SVG's path, else the name.
+    public static func icon(executable: String?, lookup: (String) -> String?) -> String {
+        find(iconPath, executable: executable, lookup: lookup) ?? name
+    }
+
+    /// The installed desktop entry, if any.
+    public static func desktopEntryFile(executable: String?, lookup: (String) -> String?) -> String? {
+        find(entryPath, executable: executable, lookup: lookup)
+    }
+
+    private static func find(_ relative: String, executable: String?, lookup: (String) -> String?) -> String? {
+        for dir in dataDirectories(executable: executable, lookup: lookup) {
+            let path = Posix.join(dir, relative)
+            if (try? FileStatus.of(path))??.kind == .file { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import CLinuxEvents
+import Glibc
+import SharedLogic
+
+/// `notif daemon`'s sleeper: one `poll` on three descriptors and nothing else, so an idle
+/// daemon is never woken for nothing:
+/// - a timerfd on the real-time clock, armed with the absolute wake time and cancelled when the
+///   clock is set or the machine resumes (`TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`);
+/// - inotify on the places `DaemonWatches` names (zone, settings, schedule);
+/// - a signalfd for SIGTERM and SIGINT (stop) and SIGHUP (wake), blocked from the moment this
+///   is made, so a signal sent right after start or during a delivery is not lost.
+public final class EventSleeper: DaemonSleeper {
+    private let timer: Int32
+    private let notices: Int32
+    private let signals: Int32
+    private let places: () -> [WatchedPlace]
+    /// The places watched now, by watch descriptor (places in one directory share one watch).
+    private var watches: [Int32: [WatchedPlace]] = [:]
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    static let directoryEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
+                                        | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
+    static let fileEvents = UInt32(IN_ATTRIB | IN_MODIFY | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_DONT_FOLLOW)
+
+    /// nil when the kernel refuses any of the three descriptors (then the caller falls back to
+    /// `SignalSleeper`); the stop signals are blocked either way.
+    public init?(places: @escaping () -> [WatchedPlace]) {
+        signals = notif_stop_signals_fd()
+        timer = notif_realtime_timer_create()
+        notices = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        self.places = places
+        guard signals >= 0, timer >= 0, notices >= 0 else {
+            for fd in [signals, timer, notices] where fd >= 0 { close(fd) }
+            return nil
+        }
+    }
+
+    deinit {
+        for fd in [signals, timer, notices] { close(fd) }
+    }
+
+    /// The places watched now (for tests and the daemon's log).
+    public var watched: [WatchedPlace] { watches.values.flatMap { $0 } }
+
+    public func nap(until wake: Instant?) -> NapEnd {
+        refreshWatches()
+        // A time before the epoch cannot be armed; such a wake is due at once anyway.
+        _ = notif_realtime_timer_arm(timer, wake.map { max(1, $0.seconds) } ?? -1)
+        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: notices, events: Int16(POLLIN), revents: 0)]
+        while true {
+            for i in fds.indices { fds[i].revents = 0 }
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .elapsed   // cannot wait: look at the clock, and the next nap tries again
+            }
+            if fds[0].revents != 0 {
+                switch notif_stop_signals_read(signals) {
+                case SIGTERM, SIGINT: return .stop
+                case SIGHUP: return .changed
+                default: break
+                }
+            }
+            if fds[1].revents != 0 {
+                switch notif_realtime_timer_read(timer) {
+                case Int32(NOTIF_TIMER_EXPIRED): return .elapsed
+                case Int32(NOTIF_TIMER_CLOCK_SET): return .clockChanged
+                case Int32(NOTIF_TIMER_ERROR): return .elapsed
+                default: break
+                }
+            }
+            if fds[2].revents != 0, readNotices() { return .changed }
+        }
+    }
+
+    /// Adds a watch for every place wanted now (the same directory again is the same watch; a
+    /// replaced file gets a new one) and drops the others.
+    private func refreshWatches() {
+        var current: [Int32: [WatchedPlace]] = [:]
+        for place in places() {
+            let mask = place.names == nil ? Self.fileEvents : Self.directoryEvents
+            // IN_MASK_ADD: a directory holding several places keeps every place's events.
+            let wd = inotify_add_watch(notices, place.path, mask | UInt32(IN_MASK_ADD))
+            if wd >= 0 { current[wd, default: []].append(place) }
+        }
+        for wd in watches.keys where current[wd] == nil { inotify_rm_watch(notices, wd) }
+        watches = current
+    }
+
+    /// Reads every pending notice; whether any of them matters.
+    private func readNotices() -> Bool {
+        var matters = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(notices, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return matters }
+            for notice in Self.parse(buffer[0..<count]) {
+                if notice.mask & UInt32(IN_Q_OVERFLOW) != 0 { matters = true; continue }
+                // A watch this sleeper dropped itself says so; any other notice needs its places.
+                guard let places = watches[notice.watch] else { continue }
+                // The watched directory or file itself went away or moved: look again.
+                if notice.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { matters = true; continue }
+                if places.contains(where: { $0.matters(notice.name) }) { matters = true }
+            }
+        }
+    }
+
+    /// One inotify event.
+    struct Notice: Equatable {
+        var watch: Int32
+        var mask: UInt32
+        var name: String
+    }
+
+    /// `struct inotify_event` records (native byte order): wd, mask, cookie, len, then len bytes
+    /// of NUL-padded name.
+    static func parse(_ bytes: ArraySlice<UInt8>) -> [Notice] {
+        var notices: [Notice] = []
+        var offset = bytes.startIndex
+        func word(_ at: Int) -> UInt32 {
+            bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at - bytes.startIndex, as: UInt32.self) }
+        }
+        while offset + 16 <= bytes.endIndex {
+            let length = Int(word(offset + 12))
+            guard offset + 16 + length <= bytes.endIndex else { break }
+            let name = bytes[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
+            notices.append(Notice(watch: Int32(bitPattern: word(offset)), mask: word(offset + 4),
+                                  name: String(decoding: name, as: UTF8.self)))
+            offset += 16 + length
+        }
+        return notices
+    }
+}

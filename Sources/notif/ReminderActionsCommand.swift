@@ -1,0 +1,123 @@
+import Glibc
+import LinuxGateway
+import SharedLogic
+import Storage
+
+/// `notif __reminder-actions ID --show-within MS [--wait-at-most SECONDS]`: the detached
+/// waiter `notif deliver` hands a reminder with buttons to (not listed in the help). Over its own
+/// D-Bus connection it shows the reminder with "Turn off" and "Settings", writes one status line
+/// to stdout for `deliver` (`shown ID` or `failed REASON`) and closes it, then waits for a button
+/// on that connection until the notification closes or `--wait-at-most` passes (8 hours unless
+/// told; then it takes the notification away). "Turn off" runs what `notif set tips-and-updates
+/// off` runs; "Settings" opens the page in a terminal. When either fails, a notification says so.
+extension Commands {
+    static let longestActionWait: Double = 8 * 3600
+
+    func reminderActions(_ args: [String]) throws(UsageError) -> ExitCode {
+        // Nothing of this process may hold the launcher's stderr (a scheduler's pipe, say).
+        Self.silence(2)
+        var ids: [String] = []
+        var showWithin = 5.0, waitAtMost = Self.longestActionWait
+        var index = 0
+        while index < args.count {
+            let arg = args[index]
+            if arg == "--show-within" || arg == "--wait-at-most" {
+                guard index + 1 < args.count, let value = Double(args[index + 1]), value > 0 else {
+                    throw UsageError(message: "\(arg) needs a positive number", command: nil)
+                }
+                if arg == "--show-within" { showWithin = value / 1000 } else { waitAtMost = value }
+                index += 2
+                continue
+            }
+            ids.append(arg)
+            index += 1
+        }
+        guard ids.count == 1, let reminder = LocalReminders.reminder(id: ids[0]) else {
+            throw UsageError(message: "\(DetachedActionWaiter.command) needs one reminder ID", command: nil)
+        }
+        let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
+        guard let address = context.lookup("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
+            Self.status("failed no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set")
+            return .failure
+        }
+        let shown = SpawnProcessRunner.monotonicNow() + showWithin
+        let bus: NotificationBus
+        let id: UInt32
+        do {
+            bus = try NotificationBus(address: address, deadline: shown)
+            id = try bus.notify(summary: reminder.title, body: reminder.body, icon: icon, actions: ReminderAction.allCases,
+                                expireMilliseconds: 10_000, deadline: shown)
+        } catch {
+            Self.status("failed " + error.message)
+            return .failure
+        }
+        Self.status("shown \(id)")
+        let limit = SpawnProcessRunner.monotonicNow() + waitAtMost
+        switch bus.answer(for: id, until: limit) {
+        case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
+        case .action(ReminderAction.settings.rawValue): openSettings(icon: icon)
+        case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
+        case .action, .closed: break
+        }
+        return .success
+    }
+
+    /// The same path as `notif set SETTING off`; a failure is shown as a notification.
+    private func turnOff(_ reminder: LocalReminder, icon: String) {
+        let said = Captured()
+        let code = (try? Commands(context: context, output: Output(out: said.add, err: said.add)).set([reminder.preference.rawValue, "off"])) ?? .failure
+        guard code != .success else { return }
+        tell("\(reminder.title) could not be turned off", said.text + "\nRun notif in a terminal to see why.", icon: icon)
+    }
+
+    /// notif's page in a terminal: `x-terminal-emulator -e notif`, else the desktop entry through
+    /// `gio launch`. The display comes from the recorded session when this process has none.
+    private func openSettings(icon: String) {
+        var environment: [String: String?] = [:]
+        if context.lookup("DISPLAY") == nil && context.lookup("WAYLAND_DISPLAY") == nil,
+           let text = try? context.state.read(StateFiles.sessionFile) {
+            for (name, value) in SessionEnvironment(parsing: text).values where name != "DBUS_SESSION_BUS_ADDRESS" {
+                environment[name] = value
+            }
+        }
+        var tried: [String] = []
+        let program = context.executable ?? "notif"
+        var candidates = [["x-terminal-emulator", "-e", program]]
+        if let entry = AppIcon.desktopEntryFile(executable: context.executable, lookup: context.lookup) {
+            candidates.append(["gio", "launch", entry])
+        } else {
+            tried.append("no notif.desktop is installed for `gio launch`")
+        }
+        for argv in candidates {
+            switch DetachedProgram.start(argv, environment: environment) {
+            case .success: return
+            case .failure(let error): tried.append(error.message)
+            }
+        }
+        tell("notif's settings could not be opened", tried.joined(separator: "; ") + "\nRun notif in a terminal.", icon: icon)
+    }
+
+    private func tell(_ summary: String, _ body: String, icon: String) {
+        _ = DesktopNotifier(runner: context.runner, icon: icon).show(summary: summary, body: body, environments: [("this session", [:])])
+    }
+
+    /// One line for `deliver`, then stdout is closed (the waiter goes on without anyone reading).
+    static func status(_ line: String) {
+        _ = Posix.writeAll(1, Array((line.replacingAll("\n", with: " ") + "\n").utf8))
+        silence(1)
+    }
+
+    static func silence(_ fd: Int32) {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        if null >= 0 {
+            dup2(null, fd)
+            close(null)
+        }
+    }
+}
+
+/// Text a command printed, kept instead of shown.
+final class Captured {
+    private(set) var text = ""
+    func add(_ part: String) { text += part }
+}

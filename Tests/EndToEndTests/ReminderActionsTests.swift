@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// The reminder's buttons, end to end: `notif deliver` shows Tips & Updates with "Turn off" and
+/// "Settings" through a detached waiter and exits at once; a notification service (a stand-in
+/// on its own D-Bus session that presses a button) then turns the reminder off or opens the page.
+@Suite struct ReminderActionsTests {
+    static let buttons = ["turn-off", "Turn off", "settings", "Settings"]
+
+    /// A sandbox with the reminder on (built-in scheduler) and fake programs on PATH.
+    func prepared(_ sandbox: Sandbox, _ service: FakeNotificationService, fakes: FakeTools? = nil, extra: [String: String] = [:]) throws -> [String: String] {
+        var env = ["DBUS_SESSION_BUS_ADDRESS": service.busAddress]
+        if let fakes { env["PATH"] = fakes.path }
+        env.merge(extra) { $1 }
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        return env
+    }
+
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user's real crontab"), .timeLimit(.minutes(2)))
+    func turnOffOnTheBubbleTurnsTheReminderOffAndTakesItOutOfTheCrontab() throws {
+        let user = try TestUser.make("notif-tr14-actions")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let service = try FakeNotificationService(config: ["capabilities": ["actions", "body"], "invoke": "turn-off", "invoke_after": 2], user: user)
+        let env = ["TZ": "Europe/Berlin", "NOTIF_SCHEDULER": "cron", "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        #expect(try user.crontab().contains("deliver tips-and-updates"))
+
+        // What the cron job runs. It returns at once, before the button is pressed.
+        let deliver = try user.run([binary, "deliver", "tips-and-updates"], env)
+        let settingsRightAfter = user.read(user.settingsPath) ?? ""
+        #expect(deliver.status == 0 && deliver.stdout.contains("delivered: shown through this session as notification 1, with Turn off and Settings"), "\(deliver)")
+        #expect(settingsRightAfter.contains("\"tipsAndUpdates\": true"), "deliver waited for the button")
+
+        let sent = try #require(service.notifications().first)
+        #expect(sent["app"] as? String == "notif" && sent["summary"] as? String == "Tips & Updates", "\(sent)")
+        #expect(sent["actions"] as? [String] == Self.buttons, "\(sent)")
+        #expect((sent["hints"] as? [String: String])?["desktop-entry"] == "notif", "\(sent)")
+        #expect((sent["icon"] as? String)?.isEmpty == false, "\(sent)")
+
+        // The button: the setting goes off and the entry leaves the crontab, as `notif set` does.
+        #expect(waitUntil(15) { user.read(user.settingsPath)?.contains("\"tipsAndUpdates\": false") == true }, "\(String(describing: user.read(user.settingsPath)))")
+        #expect(waitUntil(10) { (try? user.crontab().contains("deliver tips-and-updates")) == false }, "\(String(describing: try? user.crontab()))")
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, uid: user.uid).isEmpty }, "the waiter stayed")
+        let status = try user.run([binary, "status"], env)
+        #expect(status.stdout.contains("Installed:          nothing") && status.stdout.contains("In sync:            yes"), "\(status)")
+    }
+
+    /// A systemd timer's service ends by killing what is left in its cgroup: the waiter lives
+    /// on in a scope of its own, so the button still works after the service has finished.
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user and a user manager"), .timeLimit(.minutes(2)))
+    func turnOffStillWorksAfterTheSystemdServiceThatShowedItHasEnded() throws {
+        let user = try TestUser.make("notif-tr14-sdact")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let manager = try ActionsUserManager(user: user)
+        let service = try FakeNotificationService(config: ["invoke": "turn-off", "invoke_after": 2], user: user, bus: manager.busAddress)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        let set = try manager.run([binary, "set", "tips-and-updates", "on"])
+        #expect(set.status == 0 && set.stdout.contains("with systemd"), "\(set)")
+        // What the timer starts at 09:00 (started by hand: today's 09:00 is what a catch-up shows).
+        let start = try manager.run(["systemctl", "--user", "start", "notif-tips-and-updates.service"])
+        #expect(start.status == 0, "\(start)")
+        let log = user.read(user.stateDir + "/deliveries.jsonl") ?? ""
+        #expect(log.contains("with Turn off and Settings"), "\(log)")
+        let unit = try manager.run(["systemctl", "--user", "show", "-p", "ActiveState", "notif-tips-and-updates.service"])
+        #expect(unit.stdout == "ActiveState=inactive\n", "the service is over: \(unit)")
+        #expect(waitUntil(15) { user.read(user.settingsPath)?.contains("\"tipsAndUpdates\": false") == true }, "the waiter died with the service")
+        #expect(waitUntil(10) { !FileManager.default.fileExists(atPath: user.home + "/.config/systemd/user/notif-tips-and-updates.timer") })
+        #expect(service.notifications().count == 1)
+    }
+
+    /// dunst, the real notification service: the reminder comes with notif's icon (the SVG as
+    /// installed), and its waiter leaves when dunst closes the notification.
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(2)))
+    func dunstShowsItWithNotifsIconAndTheWaiterLeavesWhenItCloses() throws {
+        let user = try TestUser.make("notif-tr14-dunst")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let session = try DesktopSession(user: user, display: display)
+        let icon = user.home + "/.local/share/icons/hicolor/scalable/apps/notif.svg"
+        #expect(try user.run(["sh", "-c", "mkdir -p \"${0%/*}\" && cat > \"$0\"", icon], input: String(contentsOfFile: Self.svg, encoding: .utf8)).status == 0)
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": "Europe/Berlin"]) { $1 }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        let deliver = try user.run([binary, "deliver", "tips-and-updates"], env)
+        #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(deliver)")
+        #expect(Waiters.find(DetachedActionWaiterName.command, uid: user.uid).count == 1, "the waiter waits while it is shown")
+        let shown = try session.history()
+        #expect(shown.count == 1 && shown.first?["appname"] == "notif" && shown.first?["summary"] == "Tips & Updates", "\(shown)")
+        #expect(shown.first?["icon_path"] == icon, "\(shown)")
+        // history() closed it: the waiter goes.
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, uid: user.uid).isEmpty })
+        withExtendedLifetime(display) {}
+    }
+
+    static let svg: String = {
+        let filePath: String = #filePath
+        return URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data/notif.svg").path
+    }()
+
+    @Test(.timeLimit(.minutes(2)))
+    func settingsOpensThePageInATerminalOrThroughTheDesktopEntryAndSaysWhenNeitherWorks() throws {
+        for scenario in ["terminal", "gio", "neither"] {
+            let sandbox = Sandbox()
+            let service = try FakeNotificationService(config: ["invoke": "settings", "invoke_after": 0.2])
+            let fakes = try FakeTools(in: sandbox)
+            let record = sandbox.path + "/launched"
+            try fakes.add("x-terminal-emulator", scenario == "terminal" ? "printf '%s\\n' x-terminal-emulator \"$@\" > '\(record)'" : "exit 1")
+            try fakes.add("gio", scenario == "gio" ? "printf '%s\\n' gio \"$@\" > '\(record)'" : "echo 'gio: no such app' >&2; exit 2")
+            let data = sandbox.path + "/data"
+            try sandbox.write("[Desktop Entry]\n", to: data + "/applications/notif.desktop")
+            let env = try prepared(sandbox, service, fakes: fakes, extra: ["XDG_DATA_HOME": data])
+            let deliver = try sandbox.notif(["deliver", "tips-and-updates"], env)
+            #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(scenario): \(deliver)")
+            switch scenario {
+            case "terminal":
+                #expect(waitUntil(10) { sandbox.read(record) == "x-terminal-emulator\n-e\n\(NotifBinary.path)\n" }, "\(String(describing: sandbox.read(record)))")
+            case "gio":
+                #expect(waitUntil(10) { sandbox.read(record) == "gio\nlaunch\n\(data)/applications/notif.desktop\n" }, "\(String(describing: sandbox.read(record)))")
+            default:
+                #expect(waitUntil(10) { service.notifications().count == 2 }, "\(service.notifications())")
+                let told = service.notifications().last
+                #expect(told?["summary"] as? String == "notif's settings could not be opened", "\(String(describing: told))")
+                #expect((told?["body"] as? String)?.contains("gio exit status 2: gio: no such app") == true, "\(String(describing: told))")
+                #expect(told?["actions"] as? [String] == [], "\(String(describing: told))")
+            }
+            #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true, "Settings changes nothing")
+            #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServiceWithoutActionsGetsTheBubbleWithoutButtonsAndNoWaiter() throws {
+        let sandbox = Sandbox()
+        let service = try FakeNotificationService(config: ["capabilities": ["body", "icon-static"], "invoke": "turn-off"])
+        let env = try prepared(sandbox, service)
+        let deliver = try sandbox.notif(["deliver", "tips-and-updates"], env)
+        #expect(deliver.status == 0 && deliver.stdout.contains("delivered: shown through this session as notification 1\n"), "\(deliver)")
+        let sent = try #require(service.notifications().first)
+        #expect(sent["actions"] as? [String] == [] && (sent["hints"] as? [String: String])?["desktop-entry"] == "notif", "\(sent)")
+        #expect(Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty)
+        // And `notif test` never offers buttons, whatever the service supports.
+        try service.configure(["capabilities": ["actions", "body"]])
+        #expect(try sandbox.notif(["test"], env).status == 0)
+        #expect(service.notifications().last?["actions"] as? [String] == [])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theWaiterEndsWhenTheNotificationClosesOrAtItsLimit() throws {
+        let sandbox = Sandbox()
+        let home = sandbox.path + "/home"
+        let service = try FakeNotificationService(config: ["close_after": 0.5])
+        let env = try prepared(sandbox, service)
+        #expect(try sandbox.notif(["deliver", "tips-and-updates"], env).stdout.contains("with Turn off and Settings"))
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: home).isEmpty }, "the waiter outlived its notification")
+        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
+
+        // A notification that is never closed: the waiter gives up at its limit and takes it away.
+        try service.configure([:])
+        let start = Date()
+        let waiter = try sandbox.notif([DetachedActionWaiterName.command, "tips-and-updates", "--show-within", "5000", "--wait-at-most", "1"], env)
+        #expect(waiter.status == 0 && waiter.stdout == "shown 2\n", "\(waiter)")
+        #expect(Date().timeIntervalSince(start) >= 1, "it left before its limit")
+        #expect(service.closed() == [2], "\(service.closed())")
+    }
+}
+
+/// The hidden command's name, as the tests spell it.
+enum DetachedActionWaiterName {
+    static let command = "__reminder-actions"
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A TZif file made with `zic` for a fixed offset (seconds east of UTC), so a test can put
+/// local time anywhere it likes with real clocks: the way to reach 09:00 for the static
+/// release binary, which libfaketime cannot move.
+enum ZoneFile {
+    /// Writes the zone to `path` through a temporary file renamed over it, as tzdata is updated.
+    static func write(offset: Int, to path: String) throws {
+        let work = path + ".zic"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let sign = offset < 0 ? "-" : ""
+        let a = abs(offset)
+        let text = "Zone NotifTest/Shift \(sign)\(a / 3600):\(String(format: "%02d", a / 60 % 60)):\(String(format: "%02d", a % 60)) - NTF\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: work + "/zone.txt"))
+        let made = try run(["zic", "-d", work + "/out", work + "/zone.txt"], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard made.status == 0 else { throw E2EFailure("zic: \(made)") }
+        guard rename(work + "/out/NotifTest/Shift", path) == 0 else { throw E2EFailure("cannot rename the zone into \(path)") }
+    }
+
+    /// The offset that makes local time `hour:minute:second` now.
+    static func offset(makingLocalTime hour: Int, _ minute: Int, _ second: Int) -> Int {
+        let now = Int(Date().timeIntervalSince1970) % 86_400
+        var offset = ((hour * 3600 + minute * 60 + second) - now) % 86_400
+        if offset < 0 { offset += 86_400 }
+        if offset > 14 * 3600 { offset -= 86_400 }
+        return offset
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+import SharedLogic
+import Storage
+import TestSupport
+@testable import LinuxGateway
+
+/// The daemon's real sleeper against the kernel: an absolute timer on the real-time clock, file
+/// change notices filtered by name, and a clock set ending the nap at once. One at a time: a
+/// clock set cancels every such timer in the process.
+@Suite(.serialized) struct EventSleeperTests {
+    func now() -> Instant { SystemClock().now() }
+
+    /// Runs `change` on another thread after `delay` seconds while this one naps.
+    func nap(_ sleeper: EventSleeper, until wake: Instant?, changing delay: Double = 0.2, _ change: @escaping @Sendable () -> Void) -> (end: NapEnd, seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: change)
+        let start = Date()
+        let end = sleeper.nap(until: wake)
+        return (end, Date().timeIntervalSince(start))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theTimerEndsTheNapAtItsTimeAndNotBefore() throws {
+        let scratch = Scratch()
+        let sleeper = try #require(EventSleeper(places: { [WatchedPlace(directory: scratch.path, names: .visible)] }))
+        // The next whole second after the next one: between 1 and 2 s from now.
+        let wake = now().adding(seconds: 2)
+        let start = Date()
+        #expect(sleeper.nap(until: wake) == .elapsed)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(now() >= wake && elapsed > 0.9, "woke \(elapsed) s after the start, before \(wake.seconds)")
+        // A wake time already past ends the nap at once.
+        #expect(sleeper.nap(until: now().adding(seconds: -30)) == .elapsed)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aWatchedNameEndsTheNapAndOtherNamesDoNot() throws {
+        let scratch = Scratch()
+        let paths = scratch.paths
+        try FileIO.makeDirectory(paths.configDirectory)
+        let sleeper = try #require(EventSleeper(places: { DaemonWatches.places(paths: paths, tz: "UTC") }))
+        // Noise in the same directory (a lock file, a temporary file) sleeps on until the timer.
+        let noise = nap(sleeper, until: now().adding(seconds: 2)) {
+            _ = FileManager.default.createFile(atPath: paths.settingsLock, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: paths.configDirectory + "/.settings.json.tmp", contents: Data())
+        }
+        #expect(noise.end == .elapsed, "\(noise)")
+        // settings.json renamed into place, as notif and editors write it: at once.
+        let edit = nap(sleeper, until: now().adding(seconds: 30)) {
+            let temp = paths.configDirectory + "/.edit"
+            _ = FileManager.default.createFile(atPath: temp, contents: Data("{}".utf8))
+            _ = rename(temp, paths.settingsFile)
+        }
+        #expect(edit.end == .changed && edit.seconds < 5, "\(edit)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theScheduleDirectoryIsWatchedBeforeAndAfterItExists() throws {
+        let scratch = Scratch()
+        let paths = scratch.paths
+        try FileIO.makeDirectory(paths.stateDirectory)
+        let sleeper = try #require(EventSleeper(places: { DaemonWatches.places(paths: paths, tz: "UTC") }))
+        let entries = EmbeddedScheduler(paths: paths, owner: testOwner).directory
+        let made = nap(sleeper, until: now().adding(seconds: 30)) { mkdir(entries, 0o700) }
+        #expect(made.end == .changed && made.seconds < 5, "\(made)")
+        #expect(sleeper.watched.contains(WatchedPlace(directory: paths.stateDirectory, names: .only(["embedded"]))))
+        let written = nap(sleeper, until: now().adding(seconds: 30)) {
+            _ = FileManager.default.createFile(atPath: entries + "/tips-and-updates", contents: Data("reminder=tips-and-updates\n".utf8))
+        }
+        #expect(written.end == .changed && written.seconds < 5, "\(written)")
+        #expect(sleeper.watched.contains(WatchedPlace(directory: entries, names: .visible)))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aZoneFileOrLinkReplacedEndsTheNap() throws {
+        let scratch = Scratch()
+        let zoneFile = scratch.path + "/zone"
+        _ = FileManager.default.createFile(atPath: zoneFile, contents: FileManager.default.contents(atPath: "/usr/share/zoneinfo/UTC"))
+        // TZ naming a file: its directory, for its name.
+        let named = try #require(EventSleeper(places: { DaemonWatches.places(paths: scratch.paths, tz: zoneFile) }))
+        let replaced = nap(named, until: now().adding(seconds: 30)) {
+            _ = FileManager.default.createFile(atPath: zoneFile + ".new", contents: FileManager.default.contents(atPath: "/usr/share/zoneinfo/Asia/Tokyo"))
+            _ = rename(zoneFile + ".new", zoneFile)
+        }
+        #expect(replaced.end == .changed && replaced.seconds < 5, "\(replaced)")
+        // A link like /etc/localtime, watched itself: pointed elsewhere (a new link renamed over it).
+        let link = scratch.path + "/localtime"
+        _ = symlink("/usr/share/zoneinfo/UTC", link)
+        let linked = try #require(EventSleeper(places: { [WatchedPlace(file: link)] }))
+        let relinked = nap(linked, until: now().adding(seconds: 30)) {
+            _ = symlink("/usr/share/zoneinfo/Asia/Tokyo", link + ".new")
+            _ = rename(link + ".new", link)
+        }
+        #expect(relinked.end == .changed && relinked.seconds < 5, "\(relinked)")
+    }
+
+    /// Setting the clock (to the time it already says: the machine's time does not move) cancels
+    /// the absolute timer, so a jump or a resume from suspend is noticed at once.
+    @Test(.enabled(if: getuid() == 0, "setting the clock needs root"), .timeLimit(.minutes(1)))
+    func settingTheClockEndsTheNapAtOnce() throws {
+        let scratch = Scratch()
+        let sleeper = try #require(EventSleeper(places: { [WatchedPlace(directory: scratch.path, names: .visible)] }))
+        let result = withClockLock {
+            nap(sleeper, until: now().adding(seconds: 30)) {
+                var time = timespec()
+                clock_gettime(CLOCK_REALTIME, &time)
+                clock_settime(CLOCK_REALTIME, &time)
+            }
+        }
+        #expect(result.end == .clockChanged && result.seconds < 5, "\(result)")
+    }
+
+    @Test func noticesAreParsedWithTheirNames() {
+        var bytes: [UInt8] = []
+        func word(_ value: UInt32) { withUnsafeBytes(of: value) { bytes += $0 } }
+        word(3); word(UInt32(IN_MOVED_TO)); word(0); word(16)
+        bytes += Array("settings.json".utf8) + [0, 0, 0]
+        word(4); word(UInt32(IN_DELETE_SELF)); word(0); word(0)
+        #expect(EventSleeper.parse(bytes[...]) == [
+            .init(watch: 3, mask: UInt32(IN_MOVED_TO), name: "settings.json"),
+            .init(watch: 4, mask: UInt32(IN_DELETE_SELF), name: ""),
+        ])
+    }
+}
