@@ -8,6 +8,14 @@ import Testing
 struct ResetEntriesTests {
     /// Entries on all three schedulers: each apply runs with the other schedulers' places moved
     /// elsewhere (XDG directories of its own), since an apply removes leftovers it can see.
+    /// The three configurations' environments: entries belong to the configuration that wrote
+    /// them, and `reset --entries` removes the running configuration's, on every scheduler.
+    func configurations(_ user: TestUser) -> [String: [String: String]] {
+        let on = ["TZ": "Europe/Berlin"]
+        return ["systemd": on, "embedded": on.merging(["XDG_CONFIG_HOME": user.home + "/other-config"]) { $1 },
+                "cron": on.merging(["XDG_CONFIG_HOME": user.home + "/cron-config", "XDG_STATE_HOME": user.home + "/cron-state"]) { $1 }]
+    }
+
     func entriesEverywhere(_ user: TestUser, _ binary: String) throws {
         let on = ["TZ": "Europe/Berlin"]
         func prepared(_ extra: [String: String]) throws -> [String: String] {
@@ -30,7 +38,7 @@ struct ResetEntriesTests {
         #expect(places.holders == ["cron", "systemd", "embedded"] && places.enabled, "\(places)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func removesEveryEntryOnEverySchedulerAndSaysWhat() throws {
         let user = try TestUser.make("notif-tr14-reset")
         defer { deleteUser(user) }
@@ -42,8 +50,12 @@ struct ResetEntriesTests {
         let autostart = user.home + "/.config/autostart/notif-daemon.desktop"
         let stamp = user.home + "/.local/share/systemd/timers/stamp-notif-tips-and-updates.timer"
 
-        let reset = try user.run([binary, "reset", "--entries"], ["TZ": "Europe/Berlin"])
-        #expect(reset.status == 0, "\(reset)")
+        var reset = RunResult(status: 0, stdout: "", stderr: "")
+        for (_, env) in configurations(user).sorted(by: { $0.key < $1.key }) {
+            let one = try user.run([binary, "reset", "--entries"], env)
+            #expect(one.status == 0, "\(one)")
+            reset = RunResult(status: max(reset.status, one.status), stdout: reset.stdout + one.stdout, stderr: reset.stderr + one.stderr)
+        }
         for line in ["Removed from your crontab: tips-and-updates.",
                      "Removed from systemd user timers (units, enable links, stamps): tips-and-updates.",
                      "Removed from the built-in schedule: tips-and-updates.",
@@ -60,7 +72,7 @@ struct ResetEntriesTests {
         #expect(again.status == 0 && again.stdout.hasPrefix("No entries of notif's were found"), "\(again)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func whatCannotBeRemovedIsNamedAndTheExitIsOne() throws {
         let user = try TestUser.make("notif-tr14-resetfail")
         defer { deleteUser(user) }
@@ -69,14 +81,16 @@ struct ResetEntriesTests {
         try entriesEverywhere(user, binary)
         let schedule = user.stateDir + "/embedded"
         #expect(chmod(schedule, 0o500) == 0)
-        let reset = try user.run([binary, "reset", "--entries"])
+        let envs = configurations(user)
+        for kind in ["systemd", "cron"] { #expect(try user.run([binary, "reset", "--entries"], envs[kind]!).status == 0) }
+        let reset = try user.run([binary, "reset", "--entries"], envs["embedded"]!)
         #expect(reset.status == 1, "\(reset)")
         #expect(reset.stderr.contains("could not remove from the built-in schedule: tips-and-updates:"), "\(reset)")
         #expect(reset.stderr.contains(schedule), "\(reset)")
         // Everything else went; the entry that stayed goes on the next try.
         #expect(try ReminderPlaces.of(user).holders == ["embedded"])
         #expect(chmod(schedule, 0o700) == 0)
-        let again = try user.run([binary, "reset", "--entries"])
+        let again = try user.run([binary, "reset", "--entries"], envs["embedded"]!)
         #expect(again.status == 0 && again.stdout.contains("Removed from the built-in schedule: tips-and-updates."), "\(again)")
         #expect(try ReminderPlaces.of(user).holders.isEmpty)
     }

@@ -31,7 +31,7 @@ struct ScheduledEntryTests {
 
     /// What cron runs writes nothing to stdout or stderr, delivered or failed or refused, so cron
     /// mails nothing; the outcome is in the delivery log and `notif history`.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func scheduledRunsAreSilentWithAndWithoutANotificationServer() throws {
         let user = try TestUser.make("notif-tre-quiet")
         defer { deleteUser(user) }

@@ -20,7 +20,7 @@ import TestSupport
         return (end, Date().timeIntervalSince(start))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theTimerEndsTheNapAtItsTimeAndNotBefore() throws {
         let scratch = Scratch()
         let sleeper = try #require(EventSleeper(places: { [WatchedPlace(directory: scratch.path, names: .visible)] }))
@@ -34,7 +34,7 @@ import TestSupport
         #expect(sleeper.nap(until: now().adding(seconds: -30)) == .elapsed)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aWatchedNameEndsTheNapAndOtherNamesDoNot() throws {
         let scratch = Scratch()
         let paths = scratch.paths
@@ -55,7 +55,7 @@ import TestSupport
         #expect(edit.end == .changed && edit.seconds < 5, "\(edit)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theScheduleDirectoryIsWatchedBeforeAndAfterItExists() throws {
         let scratch = Scratch()
         let paths = scratch.paths
@@ -72,7 +72,7 @@ import TestSupport
         #expect(sleeper.watched.contains(WatchedPlace(directory: entries, names: .visible)))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aZoneFileOrLinkReplacedEndsTheNap() throws {
         let scratch = Scratch()
         let zoneFile = scratch.path + "/zone"
@@ -97,7 +97,7 @@ import TestSupport
 
     /// Setting the clock (to the time it already says: the machine's time does not move) cancels
     /// the absolute timer, so a jump or a resume from suspend is noticed at once.
-    @Test(.enabled(if: getuid() == 0, "setting the clock needs root"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: getuid() == 0, "setting the clock needs root"), .timeLimit(.minutes(5)))
     func settingTheClockEndsTheNapAtOnce() throws {
         let scratch = Scratch()
         let sleeper = try #require(EventSleeper(places: { [WatchedPlace(directory: scratch.path, names: .visible)] }))
