@@ -48,19 +48,8 @@ public struct SpawnProcessRunner: ProcessRunner {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var changes = environment
-        for name in Self.withheldVariables { changes.updateValue(nil, forKey: name) }
-        let cEnv = Self.environment(applying: changes)
-        defer { cEnv.forEach { free($0) } }
-
         // Recorded while it runs, so a page that quits can end it and its whole group.
-        let (rc, pid) = ChildProcesses.start(argv[0]) {
-            var pid: pid_t = 0
-            let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
-            return (rc, pid)
-        }
+        let (rc, pid) = ChildProcesses.start(argv[0]) { Self.launch(argv, actions: &actions, environment: environment) }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if rc != 0 {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])
@@ -70,6 +59,21 @@ public struct SpawnProcessRunner: ProcessRunner {
         if input == nil { close(inPipe[1]) }
         return collect(pid: pid, stdinFD: input == nil ? -1 : inPipe[1], stdoutFD: outPipe[0], stderrFD: errPipe[0],
                        input: input ?? [], timeout: timeout)
+    }
+
+    /// Starts `argv` (looked up on PATH) in its own process group with default signals, with
+    /// `actions` for its descriptors and this process's environment changed by `environment`,
+    /// the variables notif never passes on withheld. Returns posix_spawnp's result and the pid.
+    static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var changes = environment
+        for name in withheldVariables { changes.updateValue(nil, forKey: name) }
+        let cEnv = Self.environment(applying: changes)
+        defer { cEnv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        return (rc, pid)
     }
 
     private func collect(pid: pid_t, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, input: [UInt8], timeout: Double) -> ProcessResult {

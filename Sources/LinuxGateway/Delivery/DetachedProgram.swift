@@ -24,14 +24,7 @@ public enum DetachedProgram {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         defer { if errors >= 0 { close(errors) } }
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var changes = environment
-        for name in SpawnProcessRunner.withheldVariables { changes.updateValue(nil, forKey: name) }
-        let cEnv = SpawnProcessRunner.environment(applying: changes)
-        defer { cEnv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        let (rc, pid) = SpawnProcessRunner.launch(argv, actions: &actions, environment: environment)
         guard rc == 0 else { return .failure(GatewayError(SpawnError(program: argv[0], code: rc).description)) }
         let deadline = SpawnProcessRunner.monotonicNow() + settle
         var status: Int32 = 0

@@ -34,14 +34,7 @@ public final class StreamingChild {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var changes = environment
-        for name in SpawnProcessRunner.withheldVariables { changes.updateValue(nil, forKey: name) }
-        let cEnv = SpawnProcessRunner.environment(applying: changes)
-        defer { cEnv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        let (rc, pid) = SpawnProcessRunner.launch(argv, actions: &actions, environment: environment)
         close(out[1]); close(err[1])
         guard rc == 0 else {
             close(out[0]); close(err[0])

@@ -86,16 +86,7 @@ final class DesktopSession {
     /// Every notification shown so far, as dunst keeps it (`appname`, `summary`, `icon_path`…),
     /// its string fields only.
     func history() throws -> [[String: String]] {
-        _ = try user.run(["dunstctl", "close-all"], environment)
-        let result = try user.run(["dunstctl", "history"], environment)
-        guard let data = result.stdout.data(using: .utf8),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let groups = object["data"] as? [[[String: Any]]] else {
-            throw E2EFailure("dunstctl history: \(result)")
-        }
-        return groups.flatMap { $0 }.map { item in
-            item.compactMapValues { ($0 as? [String: Any])?["data"] as? String }
-        }
+        try dunstHistory(by: user, environment)
     }
 
     deinit {
@@ -107,6 +98,12 @@ final class DesktopSession {
 /// Summaries and app names of every notification the dunst on the bus `environment` names has
 /// shown to `user` so far (shown ones are closed first, which moves them to its history).
 func dunstShown(by user: TestUser, _ environment: [String: String]) throws -> [(app: String, summary: String)] {
+    try dunstHistory(by: user, environment).map { ($0["appname"] ?? "", $0["summary"] ?? "") }
+}
+
+/// Every notification that dunst has shown so far (`appname`, `summary`, `icon_path`…), its
+/// string fields only; shown ones are closed first, which moves them to its history.
+func dunstHistory(by user: TestUser, _ environment: [String: String]) throws -> [[String: String]] {
     _ = try user.run(["dunstctl", "close-all"], environment)
     let result = try user.run(["dunstctl", "history"], environment)
     guard let data = result.stdout.data(using: .utf8),
@@ -115,9 +112,7 @@ func dunstShown(by user: TestUser, _ environment: [String: String]) throws -> [(
         throw E2EFailure("dunstctl history: \(result)")
     }
     return groups.flatMap { $0 }.map { item in
-        let app = (item["appname"] as? [String: Any])?["data"] as? String ?? ""
-        let summary = (item["summary"] as? [String: Any])?["data"] as? String ?? ""
-        return (app, summary)
+        item.compactMapValues { ($0 as? [String: Any])?["data"] as? String }
     }
 }
 
