@@ -29,7 +29,7 @@ import Testing
         try pane.waitFor("Next reminder:")
         // The page's first look at the scheduler is hanging in crontab -l.
         #expect(waitUntil(10) { (sandbox.read(pids) ?? "").split(separator: "\n").count == 2 }, "crontab never started")
-        try pane.waitFor("Scheduler: checking")
+        try pane.waitFor("Scheduler: checking", seconds: 30)   // a loaded machine starts the page late
         // Keys move focus and repaint meanwhile (crontab hangs for a minute; notif gives it 20 s).
         try pane.send("Down")
         try pane.waitFor("› [x] Tips & Updates", seconds: 5)

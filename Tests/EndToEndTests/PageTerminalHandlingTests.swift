@@ -96,18 +96,24 @@ import Testing
 /// exits 1. A read-only config directory needs a user root's permissions do not cover.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct PageUnsavedQuitTests {
-    @Test func quittingWithAnUnsavedChangeAsksAndQuitAnywayExitsOne() throws {
-        let user = try TestUser.make("notif-tr12-pq")
-        defer { deleteUser(user) }
-        let sandbox = Sandbox()
+    /// The page, as `user`, open on saved settings; then its config directory made read-only.
+    func pageWithReadOnlyConfig(_ user: TestUser, _ sandbox: Sandbox, stderrToPane: Bool) throws -> (TmuxPane, String) {
         let binary = try NotifBinary.publicCopy(in: sandbox)
         let configDir = user.home + "/.config/notif"
         _ = try user.run(["mkdir", "-p", configDir])
         _ = try user.run(["sh", "-c", "printf '{\"onboardingCompleted\": true}' > \"$0\"", user.settingsPath])
         let env = user.environment(["TERM": "tmux-256color", "NOTIF_SCHEDULER": "embedded"])
-        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name) + " 2>&1")
+        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name) + (stderrToPane ? " 2>&1" : ""))
         try pane.waitFor("Scheduler: embedded")
         chmod(configDir, 0o500)
+        return (pane, configDir)
+    }
+
+    @Test func quittingWithAnUnsavedChangeAsksAndQuitAnywayExitsOne() throws {
+        let user = try TestUser.make("notif-tr12-pq")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let (pane, configDir) = try pageWithReadOnlyConfig(user, sandbox, stderrToPane: true)
         defer { chmod(configDir, 0o700) }
         try pane.send("Down", "Down", "Space")
         try pane.waitFor("Not saved:")
@@ -135,14 +141,7 @@ struct PageUnsavedQuitTests {
         let user = try TestUser.make("notif-tr12-ps")
         defer { deleteUser(user) }
         let sandbox = Sandbox()
-        let binary = try NotifBinary.publicCopy(in: sandbox)
-        let configDir = user.home + "/.config/notif"
-        _ = try user.run(["mkdir", "-p", configDir])
-        _ = try user.run(["sh", "-c", "printf '{\"onboardingCompleted\": true}' > \"$0\"", user.settingsPath])
-        let env = user.environment(["TERM": "tmux-256color", "NOTIF_SCHEDULER": "embedded"])
-        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name))
-        try pane.waitFor("Scheduler: embedded")
-        chmod(configDir, 0o500)
+        let (pane, configDir) = try pageWithReadOnlyConfig(user, sandbox, stderrToPane: false)
         try pane.send("Down", "Down", "Space")
         try pane.waitFor("Not saved:")
         chmod(configDir, 0o700)

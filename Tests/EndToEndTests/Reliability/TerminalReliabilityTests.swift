@@ -51,6 +51,8 @@ import Testing
         let took = Date().timeIntervalSince(started)
         try pane.resize(width: 80, height: 24)
         try pane.waitForLine(containing: "Next reminder:") { $0.hasPrefix(" Next reminder:") }
+        // The title row is repainted with the rest: wait for it too, then read the whole screen.
+        try pane.waitForLine(containing: " Notifications") { $0.hasSuffix("Guest project") }
         let screen = try pane.capture()
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasPrefix(" Notifications") == true, "\(screen)")
