@@ -255,7 +255,7 @@ public enum NotifCommandLine {
             The delivery log is deliveries.jsonl; among the state is scheduler: the scheduler holding \
             notif's entries and the saved choice they were put there under.
             """),
-        ("$XDG_CONFIG_HOME/systemd/user/notif-*", "systemd user timers and services", """
+        ("$XDG_CONFIG_HOME/systemd/user/notif-*", "user timers and services for systemd", """
             Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
             is set) and the service it starts, which runs deliver --catch-up while notif's program is there \
             (ConditionFileIsExecutable=). Enabled with systemctl --user; without a running user manager \

@@ -13,7 +13,7 @@ extension CommandLineDeclaration {
         lines.append(".SH COMMANDS")
         for command in visibleCommands {
             let entries = command.subcommands.isEmpty ? [(command.name, command)] : command.subcommands.map { ("\(command.name) \($0.name)", $0) }
-            for (name, entry) in entries {
+            for (index, (name, entry)) in entries.enumerated() {
                 lines.append(".TP")
                 lines.append(Roff.synopsis(name + (entry.usageTail.isEmpty ? "" : " " + entry.usageTail)))
                 lines.append(Roff.paragraph(Wording.capitalizedFirst(entry.summary) + "."))
@@ -23,7 +23,8 @@ extension CommandLineDeclaration {
                 }
                 lines += manArguments(entry)
                 lines += manOptions(entry)
-                if !command.subcommands.isEmpty && entry.name == command.subcommands.last?.name && !command.details.isEmpty {
+                // What the parent says holds for all its sub-commands: after the first one's text.
+                if !command.subcommands.isEmpty && index == 0 && !command.details.isEmpty {
                     lines.append(".IP")
                     lines += Self.roffParagraphs(command.details, separator: ".IP")
                 }
@@ -42,7 +43,7 @@ extension CommandLineDeclaration {
             lines.append(".TP")
             lines.append(".B " + Roff.escape(option.environment!))
             lines.append(Roff.paragraph("The value of `" + ([program] + (command.map { [$0] } ?? []) + [option.long]).joined(separator: " ")
-                                        + "` when it is not given: " + option.summary + "."))
+                                        + "` when that option is not given."))
         }
         for (name, summary) in environment {
             lines.append(".TP")
@@ -116,14 +117,15 @@ extension CommandLineDeclaration {
         return lines
     }
 
-    /// Paragraphs as roff: `separator` between them; lines starting with two spaces as an unfilled example.
+    /// Paragraphs as roff: `separator` between them; lines starting with two spaces as an
+    /// unfilled, indented example.
     static func roffParagraphs(_ text: String, separator: String) -> [String] {
         var lines: [String] = []
         for (index, paragraph) in paragraphs(text).enumerated() {
             if index > 0 { lines.append(separator) }
             if paragraph.hasPrefix("  ") {
                 lines.append(".nf")
-                lines += paragraph.split(separator: "\n").map { Roff.guarded("\\fB" + Roff.escape(String($0.dropFirst(2))) + "\\fR") }
+                lines += paragraph.split(separator: "\n").map { "    \\fB" + Roff.escape(String($0.dropFirst(2))) + "\\fR" }
                 lines.append(".fi")
             } else {
                 lines.append(Roff.paragraph(paragraph))
