@@ -24,12 +24,14 @@ enum NotifMain {
     }
 
     /// `notif [OPTIONS] deliver … --quiet …`: the first word that is not an option (or the value
-    /// of `--scheduler`) is `deliver`, and `--quiet` follows it.
+    /// of a global option that takes one, `--scheduler`) is `deliver`, and `--quiet` follows it.
+    /// Looked at before parsing, so that not even a usage error is written.
     static func isQuietDelivery(_ argv: [String]) -> Bool {
+        let valued = Set(NotifCommandLine.declaration.globalOptions.filter { $0.value != nil }.map(\.long))
         var index = 0
         while index < argv.count, argv[index].hasPrefix("-"), argv[index] != "-" {
             if argv[index] == "--" { index += 1; break }
-            index += argv[index] == "--scheduler" ? 2 : 1
+            index += valued.contains(argv[index]) ? 2 : 1
         }
         guard index < argv.count, argv[index] == "deliver" else { return false }
         return argv[(index + 1)...].prefix { $0 != "--" }.contains("--quiet")

@@ -46,7 +46,7 @@ extension CommandLineDeclaration {
 
         """
         let skips = model.valued.map { Self.bashOptionPattern(command: $0.command, option: $0.option) }
-        s += "                    " + skips.joined(separator: "|") + ") ((i++)); continue ;;\n"
+        s += "                " + skips.joined(separator: "|") + ") ((i++)); continue ;;\n"
         s += """
                     esac
                     [[ $word == -?* ]] && continue
@@ -58,11 +58,11 @@ extension CommandLineDeclaration {
 
         """
         if !model.parents.isEmpty {
-            s += "            case $command in\n"
+            s += "        case $command in\n"
             for (parent, subs) in model.parents {
-                s += "                \(Self.bashCase(parent))) case $word in \(subs.joined(separator: "|"))) command=\"$command $word\"; continue ;; esac ;;\n"
+                s += "            \(Self.bashCase(parent))) case $word in \(subs.joined(separator: "|"))) command=\"$command $word\"; continue ;; esac ;;\n"
             }
-            s += "            esac\n"
+            s += "        esac\n"
         }
         s += """
                 args+=("$word")
@@ -82,8 +82,8 @@ extension CommandLineDeclaration {
                 case $command in
 
         """
-        for entry in model.entries {
-            s += "            \(Self.bashCase(entry.path))) COMPREPLY=($(compgen -W \(q(entry.options.map(\.long))) -- \"$cur\")) ;;\n"
+        for (options, paths) in model.byOptions {
+            s += "            \(paths.map(Self.bashCase).joined(separator: "|"))) COMPREPLY=($(compgen -W \(q(options)) -- \"$cur\")) ;;\n"
         }
         s += """
                 esac
@@ -92,7 +92,7 @@ extension CommandLineDeclaration {
             case $command in
 
         """
-        for entry in model.entries {
+        for entry in model.entries where entry.positions.contains(where: { if case .nothing = $0 { return false } else { return true } }) {
             s += "        \(Self.bashCase(entry.path)))\n"
             s += "            case ${#args[@]} in\n"
             for (index, position) in entry.positions.enumerated() {

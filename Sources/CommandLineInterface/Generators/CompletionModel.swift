@@ -71,6 +71,20 @@ struct CompletionModel {
         self.valued = withValues
     }
 
+    /// Command paths grouped by the option spellings they offer, in declaration order.
+    var byOptions: [(options: [String], paths: [String])] {
+        var groups: [(options: [String], paths: [String])] = []
+        for entry in entries {
+            let options = entry.options.map(\.long)
+            if let index = groups.firstIndex(where: { $0.options == options }) {
+                groups[index].paths.append(entry.path)
+            } else {
+                groups.append((options, [entry.path]))
+            }
+        }
+        return groups
+    }
+
     /// Words as one single-quoted shell word list (`'a b c'`); the declaration's words hold no quote.
     static func quoted(_ words: [String]) -> String {
         precondition(words.allSatisfy { !$0.contains("'") && !$0.contains(" ") }, "completion words must not hold quotes or spaces")

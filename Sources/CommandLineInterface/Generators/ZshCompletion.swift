@@ -63,8 +63,8 @@ extension CommandLineDeclaration {
                 case $command in
 
         """
-        for entry in model.entries {
-            s += "            \(Self.bashCase(entry.path))) compadd -- \(entry.options.map(\.long).joined(separator: " ")) ;;\n"
+        for (options, paths) in model.byOptions {
+            s += "            \(paths.map(Self.bashCase).joined(separator: "|"))) compadd -- \(options.joined(separator: " ")) ;;\n"
         }
         s += """
                 esac
@@ -73,7 +73,7 @@ extension CommandLineDeclaration {
             case $command in
 
         """
-        for entry in model.entries {
+        for entry in model.entries where entry.positions.contains(where: { if case .nothing = $0 { return false } else { return true } }) {
             s += "        \(Self.bashCase(entry.path)))\n"
             s += "            case ${#args} in\n"
             for (index, position) in entry.positions.enumerated() {
