@@ -14,7 +14,7 @@ struct RealCronFallBackTests {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let display = try VirtualDisplay()
-        let user = try TestUser.make("notif-tfallback")
+        let user = try TestUser.make("notif-trfallback")
         var session: DesktopSession? = try DesktopSession(user: user, display: display)
         defer {
             session = nil   // userdel refuses a user whose dunst still runs

@@ -24,13 +24,19 @@ final class FallBackZone {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        let c = utc.dateComponents([.year, .month, .day, .hour, .minute], from: change)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func until(_ date: Date) -> String {
+            let c = utc.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            return "\(c.year!) \(months[c.month! - 1]) \(c.day!) " + String(format: "%02d:%02du", c.hour!, c.minute!)
+        }
         let offset = "\(standardMinutes < 0 ? "-" : "")\(abs(standardMinutes) / 60):\(String(format: "%02d", abs(standardMinutes) % 60))"
-        // The SAVE column (1:00) makes the first type daylight saving time: cron only looks at
-        // the offset again when tm_isdst changes, as it does on a real fall-back day.
-        let rule = "Zone \(name) \(offset) 1:00 NTD \(c.year!) \(months[c.month! - 1]) \(c.day!) "
-            + String(format: "%02d:%02du", c.hour!, c.minute!) + "\n\t\t\t\(offset) - NTS\n"
+        // Daylight saving time (the SAVE column, 1:00) from a day before until the change: cron
+        // looks at the offset again only when tm_isdst changes, as on a real fall-back day. It
+        // starts a day before because glibc takes the first standard-time type for the times
+        // before a zone's first transition: with daylight time first, glibc (and so cron) would
+        // see standard time all along and no change at all.
+        let rule = "Zone \(name) \(offset) - NTS \(until(change.addingTimeInterval(-86_400)))\n"
+            + "\t\t\t\(offset) 1:00 NTD \(until(change))\n\t\t\t\(offset) - NTS\n"
         try rule.write(toFile: work + "/zone", atomically: true, encoding: .utf8)
         let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
         let compiled = try run(["zic", "-d", work + "/out", work + "/zone"], environment: env)
