@@ -262,4 +262,37 @@ struct SchedulerChoiceEndToEndTests {
         #expect(apply.status == 0 && apply.stdout.contains("with cron (unchanged)"), "\(apply)")
         withExtendedLifetime(system) {}
     }
+
+    /// The chooser looks at the schedulers when it opens, not when the page did: a systemd user
+    /// manager that starts while the page is open (a socket that answers, in the page's
+    /// XDG_RUNTIME_DIR) shows as usable at the next `s`. With `NOTIF_SCHEDULER` the chooser says
+    /// which scheduler this run uses and that it is a one-off, and that one's usability as measured.
+    @Test(.timeLimit(.minutes(5)))
+    func theChooserLooksAgainWhenItOpensAndTellsTheOverride() throws {
+        let sandbox = Sandbox()
+        let (user, binary) = try userWithACronEntry("notif-trchlook", sandbox)
+        defer { deleteUser(user) }
+        let runtime = sandbox.path + "/runtime-" + user.name   // where ListeningSocket listens, not there yet
+        let env = user.environment(["TERM": "tmux-256color", "XDG_RUNTIME_DIR": runtime, "NOTIF_SCHEDULER": "embedded"])
+        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name), width: 90, height: 30)
+        try pane.waitFor("Scheduler: embedded (--scheduler; s changes)")
+        try pane.send("s")
+        try pane.waitFor("embedded  not usable, in use for this run")
+        try pane.waitFor("This run uses embedded: --scheduler (or NOTIF_SCHEDULER)")
+        try pane.waitFor("chose it for this run only; nothing is saved.")
+        let before = try pane.capture()
+        #expect(!before.contains("systemd   usable   "), "\(before)")
+        try pane.send("Escape")
+        try pane.waitForAbsence("This run uses embedded")
+        let manager = try ListeningSocket(as: user, in: sandbox, at: "systemd/private")
+        defer { manager.stop() }
+        #expect(manager.runtimeDirectory == runtime)
+        try pane.send("s")
+        try pane.waitFor("systemd   usable   ")
+        try pane.waitFor("embedded  not usable, in use for this run")
+        try pane.send("Escape")
+        try pane.waitForAbsence("This run uses embedded")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
 }
