@@ -197,7 +197,8 @@ struct CommandSpec {
         Files:
           $XDG_CONFIG_HOME/notif/settings.json   settings (default ~/.config/notif/settings.json)
           $XDG_STATE_HOME/notif/                 delivery log and state (default ~/.local/state/notif/)
-          $XDG_CONFIG_HOME/systemd/user/notif-*  systemd user timers and services
+          ~/.config/systemd/user/notif-*         systemd user timers and services (there whatever
+                                                 XDG_CONFIG_HOME says)
           $XDG_STATE_HOME/notif/embedded/        the built-in schedule run by `notif daemon`
 
         Exit status: 0 success, 1 failure (the message says what is still true), 2 bad usage.

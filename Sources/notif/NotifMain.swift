@@ -66,13 +66,16 @@ enum NotifMain {
             return .failure
         }
         let commands = Commands(context: context, output: output)
+        // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
+        let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))
         switch arguments.command {
         case nil:
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.page)
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.page)
         case "onboarding":
             guard arguments.rest.isEmpty else { throw UsageError(message: "onboarding takes no arguments", command: "onboarding") }
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.onboardingOnly)
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.onboardingOnly)
         case let command?:
+            if let zoneProblem { output.warn(zoneProblem) }
             return try commands.run(command, arguments.rest)
         }
     }
