@@ -255,8 +255,8 @@ public enum NotifCommandLine {
             The delivery log is deliveries.jsonl; among the state is scheduler: the scheduler holding \
             notif's entries and the saved choice they were put there under.
             """),
-        ("$XDG_CONFIG_HOME/systemd/user/notif-*", "user timers and services for systemd", """
-            Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
+        ("~/.config/systemd/user/notif-*", "user timers and services for systemd", """
+            There whatever XDG_CONFIG_HOME says (a user manager reads only that place). Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
             is set) and the service it starts, which runs deliver --catch-up while notif's program is there \
             (ConditionFileIsExecutable=). Enabled with systemctl --user; without a running user manager \
             the timer starts with the manager at the next login.
@@ -268,8 +268,9 @@ public enum NotifCommandLine {
             Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \
             block TAG" and "# END notif managed block TAG" (TAG: a hash of the settings path); other lines \
             are not touched. Each reminder has a daily line per system-zone time that is 09:00 in your \
-            zone, and an @reboot line running deliver --catch-up, each run only while notif's program is \
-            there.
+            zone (on the days the system clock falls back through that time, an hourly line as well: cron \
+            runs no fixed-time line in a repeated hour), and an @reboot line running deliver --catch-up, \
+            each run only while notif's program is there.
             """),
     ]
 

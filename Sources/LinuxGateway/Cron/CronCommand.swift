@@ -53,4 +53,11 @@ public enum CronCommand {
 
     /// The five schedule fields for a daily time (`0 9 * * *`).
     public static func schedule(_ time: DailyTime) -> String { "\(time.minute) \(time.hour) * * *" }
+
+    /// The five fields of a run on the days the cron daemon's clock repeats an hour
+    /// (`1 * 25,26,27,28,29,30,31 10 *`): the `*` in the hour field makes it a job cron runs in
+    /// the repeated hour too, where it runs no fixed-time job.
+    public static func schedule(_ run: RepeatedHourRun) -> String {
+        "\(run.minute) * \(run.days.map(String.init).joined(separator: ",")) \(run.month) *"
+    }
 }
