@@ -63,3 +63,27 @@ struct DebianPackageTests {
                 && localBefore?[.systemFileNumber] as? Int == localAfter?[.systemFileNumber] as? Int)
     }
 }
+
+/// The licence: LICENSE at the root is the MIT License, and the package's copyright file is a
+/// machine-readable (DEP-5) file granting the same terms, word for word.
+struct PackageCopyrightTests {
+    @Test func theCopyrightFileIsDEP5WithTheLicenceOfLICENSE() throws {
+        let licence = try String(contentsOfFile: packageRoot + "/LICENSE", encoding: .utf8)
+        let copyright = try String(contentsOfFile: packageRoot + "/packaging/deb/copyright", encoding: .utf8)
+        #expect(licence.hasPrefix("MIT License\n\nCopyright 2026 The notif developers\n"), "\(licence)")
+        let paragraphs = copyright.components(separatedBy: "\n\n")
+        #expect(paragraphs.first?.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n") == true)
+        #expect(paragraphs.contains { $0.hasPrefix("Files: *\nCopyright: 2026 The notif developers\nLicense: Expat") }, "\(copyright)")
+        // The standalone licence paragraph: the text of LICENSE after its copyright line, one space
+        // in front of each line and `.` for blank lines.
+        guard let text = paragraphs.first(where: { $0.hasPrefix("License: Expat\n") }) else {
+            Issue.record("no standalone License: Expat paragraph:\n\(copyright)")
+            return
+        }
+        let grant = licence.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+            .drop { !$0.hasPrefix("Permission is hereby granted") }
+            .map { $0.isEmpty ? " ." : " " + $0 }.joined(separator: "\n")
+        let body = String(text.dropFirst("License: Expat\n".count)).trimmingCharacters(in: .newlines)
+        #expect(body == grant, "the copyright file's licence differs from LICENSE:\n\(body)\n---\n\(grant)")
+    }
+}
