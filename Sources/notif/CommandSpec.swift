@@ -133,13 +133,23 @@ struct CommandSpec {
             name: "reset", usage: "notif reset --entries",
             summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)",
             details: """
-            --entries  removes notif's block from your crontab, its systemd user timers and
-                       services (with their enable links and timer stamps), the built-in schedule
-                       and the autostart entry of `notif daemon`, and says what it removed. Files
-                       notif did not write are left alone. Your settings are kept: `notif apply`
-                       (or a change on the page) schedules the reminders again.
-            Run it before removing notif, so no entry is left behind. Exits 1, saying what is
-            still there, when something could not be removed.
+            --entries  removes every entry notif wrote for you, whichever
+                       configuration (XDG_CONFIG_HOME) wrote it: every notif block in
+                       your crontab (your own lines stay as they were), every notif
+                       systemd user timer and service (with their enable links and
+                       stamps; stopped first when a user manager runs), the built-in
+                       schedules and the autostart entries of `notif daemon`. It says
+                       what it removed and where it looked; files notif did not write
+                       are left alone. Your settings are kept: `notif apply` (or a
+                       change on the page) schedules the reminders again.
+            Where it looks: your crontab and ~/.config/systemd/user hold the entries of
+            every configuration. Built-in schedules and autostart entries are kept under
+            each configuration's XDG_STATE_HOME and XDG_CONFIG_HOME: it looks under the
+            defaults (~/.local/state, ~/.config), the ones set now, and every one that an
+            entry it finds names. One named nowhere is not found: run it again with that
+            XDG_STATE_HOME or XDG_CONFIG_HOME set.
+            Run it before removing notif, so no entry is left behind. Exits 1, saying what
+            is still there, when something could not be removed (it may still fire).
             """),
         CommandSpec(
             name: "account", usage: "notif account login --server URL | logout | status",

@@ -70,3 +70,14 @@ public enum Autostart {
         String(decoding: bytes, as: UTF8.self).hasPrefix(marker + "\n")
     }
 }
+
+extension Autostart {
+    /// The command notif's autostart entry in `configHome/autostart` starts (its `Exec=` words);
+    /// nil when there is none or the file is not notif's.
+    public static func command(configHome: String) -> [String]? {
+        let file = path(in: NotifPaths(home: "/", configHome: configHome, stateHome: "/"))
+        guard let bytes = try? FileIO.read(file, limit: 1 << 16), isNotifs(bytes) else { return nil }
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Exec=") }
+        return line.map { CommandWords.desktopExec(String($0.dropFirst("Exec=".count))) }
+    }
+}
