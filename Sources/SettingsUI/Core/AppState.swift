@@ -78,6 +78,9 @@ public struct AppState: Equatable, Sendable {
     public var status: SchedulerStatus
     /// A passing message (`Test notification shown`), or a warning about the last action.
     public var notice: Notice?
+    /// What happened to the settings file while the page ran (a corrupt one moved aside, and
+    /// where to): shown as a warning, and said again after quitting.
+    public var settingsNotices: [String] = []
     /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
     /// Why the last save failed, while changes are unsaved (`r` saves them again).

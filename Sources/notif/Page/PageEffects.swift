@@ -19,7 +19,7 @@ struct PageEffects: Sendable {
         case .refreshStatus: return .statusRefreshed(refreshedStatus())
         case .reloadPreferences:
             guard let loaded = try? context.store.load() else { return nil }
-            return .preferencesReloaded(loaded.preferences)
+            return .preferencesReloaded(loaded.preferences, notice: loaded.notice)
         case .registerDevice:
             account.ensureRegistered()
             return nil
