@@ -108,6 +108,10 @@ struct ResetEntriesTests {
         #expect(reset.stdout.contains(stateDir(user, other(user)) + "/embedded"), "the output names where it looked: \(reset.stdout)")
         let left = try leftovers(user)
         #expect(left.isEmpty, "left behind:\n\(left.joined(separator: "\n"))")
+        // Nor anything else notif made for the entries: their empty directories, the recorded session.
+        let made = [units(user), user.home + "/.config/systemd", stamps(user), user.home + "/.config/autostart", user.home + "/b config/autostart"]
+            + [zone, other(user)].flatMap { [stateDir(user, $0) + "/embedded", stateDir(user, $0) + "/session.env"] }
+        #expect(made.filter { FileManager.default.fileExists(atPath: $0) } == [], "left behind")
         #expect(try user.crontab() == mine + "# mine, after notif's blocks\n5 4 * * * /bin/true\n", "the user's own lines stay")
         // The settings stay; a second reset, from either configuration, finds nothing.
         for env in [zone, other(user)] {
@@ -140,6 +144,33 @@ struct ResetEntriesTests {
         let again = try user.run([binary, "reset", "--entries"], other(user))
         #expect(again.status == 0 && again.stdout.contains("Removed from the built-in schedule: tips-and-updates for \(settings(user, other(user)))."), "\(again)")
         #expect(try leftovers(user).isEmpty)
+    }
+
+    /// A crontab that cannot be run (not on PATH here) is never "nothing in the crontab": the
+    /// reset says the block may still fire and how to remove it, exits 1, and the block is still
+    /// there for the next run, which removes it.
+    @Test(.timeLimit(.minutes(5)))
+    func aCrontabThatCannotBeRunIsNotNothingFound() throws {
+        let user = try TestUser.make("notif-tr14-resetnoct")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = zone.merging(["NOTIF_SCHEDULER": "cron"]) { $1 }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        #expect(try user.crontab().contains("# BEGIN notif managed block"))
+        let only = user.home + "/only"
+        #expect(try user.run(["sh", "-c", "mkdir -p \"$0\" && ln -s \"$1\" \"$0/notif\"", only, binary]).status == 0)
+        let reset = try user.run([only + "/notif", "reset", "--entries"], zone.merging(["PATH": only]) { $1 })
+        #expect(reset.status == 1, "\(reset)")
+        #expect(!reset.stdout.contains("No entries of notif's were found"), "\(reset)")
+        #expect(reset.stderr.contains("could not remove from your crontab: your crontab could not be read (crontab is not installed")
+                && reset.stderr.contains("may still be in it") && reset.stderr.contains("crontab -e")
+                && reset.stderr.contains("may still fire"), "\(reset)")
+        #expect(try user.crontab().contains("# BEGIN notif managed block"), "the block is still there")
+        let again = try user.run([binary, "reset", "--entries"], zone)
+        #expect(again.status == 0 && again.stdout.contains("Removed from your crontab: tips-and-updates"), "\(again)")
+        #expect(try !user.crontab().contains("notif managed block"))
     }
 
     /// A configuration that only its running daemon names (its own XDG_CONFIG_HOME and

@@ -1,3 +1,4 @@
+import Glibc
 import SharedLogic
 import Storage
 
@@ -79,9 +80,18 @@ extension ReminderService {
 
     private func removeCronBlocks(_ places: inout ResetPlaces) -> EntryRemoval {
         var removal = EntryRemoval(place: SchedulerKind.cron.rawValue, lookedIn: ["your crontab"])
-        // A user who may not use crontab (cron.allow, cron.deny, no program) has no crontab.
+        // Without a crontab that can be run, the crontab cannot be read: that is never "nothing
+        // there" while cron is or was installed (its daemon runs, or its spool exists), since a
+        // block written before (another PATH, before cron.deny) may still fire.
         if let problem = context.probe().crontabProblem {
-            removal.notes.append("\(problem): nothing of notif's can be in your crontab")
+            if context.probe().cronDaemonRunning || access("/var/spool/cron", F_OK) == 0 {
+                removal.problems.append("your crontab could not be read (\(problem)), so notif's block may still be in it: "
+                    + "make `crontab` runnable for you (on PATH, allowed by /etc/cron.allow and /etc/cron.deny), "
+                    + "or delete the lines from `# BEGIN notif managed block` to `# END notif managed block` with `crontab -e`")
+                removal.retryWith.append([])
+            } else {
+                removal.notes.append("\(problem): nothing of notif's can be in your crontab")
+            }
             return removal
         }
         guard let gateway = gateway(for: .cron) as? CronGateway else { return removal }
@@ -177,15 +187,36 @@ extension ReminderService {
         return removal
     }
 
-    /// With every entry gone, no state directory's record of where entries are is true any more.
+    /// With every entry gone, nothing notif kept for them is needed any more: no state
+    /// directory's record of where entries are (`scheduler`, `scheduler-TAG`) is true, the
+    /// session recorded for delivery (`session.env`) has no entry to serve, and the directories
+    /// that held entries go when they are empty (`embedded/`, the unit directory and its
+    /// `timers.target.wants`, the stamp directory, `autostart/`). The settings and the delivery
+    /// log stay: this is about entries.
     private func forgetPlacements(_ places: ResetPlaces) {
         for stateHome in places.stateHomes {
             let state = StateFiles(paths: NotifPaths(home: places.jobHome, configHome: "/", stateHome: stateHome))
             let names = (try? FileIO.names(in: state.paths.stateDirectory)) ?? []
-            for name in names where name == StateFiles.schedulerFile
+            for name in names where name == StateFiles.schedulerFile || name == StateFiles.sessionFile
                 || (name.hasPrefix(StateFiles.schedulerFile + "-") && ShortHash.isHash(name.dropFirst(StateFiles.schedulerFile.count + 1))) {
                 _ = try? state.remove(name)
             }
+            removeIfEmpty(Posix.join(state.paths.stateDirectory, "embedded"))
         }
+        for home in places.homes {
+            let gateway = systemdGateway(home: home)
+            removeIfEmpty(Posix.join(gateway.unitDirectory, "timers.target.wants"))
+            removeIfEmpty(gateway.unitDirectory)
+            removeIfEmpty(Posix.directory(of: gateway.unitDirectory))
+            removeIfEmpty(gateway.stampDirectory)
+        }
+        for configHome in places.configHomes {
+            removeIfEmpty(Posix.join(configHome, "autostart"))
+        }
+    }
+
+    /// rmdir: only an empty directory goes (anything in it, or a failure, leaves it as it is).
+    private func removeIfEmpty(_ directory: String) {
+        _ = rmdir(directory)
     }
 }
