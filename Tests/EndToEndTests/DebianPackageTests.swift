@@ -23,7 +23,8 @@ struct DebianPackageTests {
         #expect(lintian.status == 0 && !lintian.stdout.contains("E: "), "\(lintian)")
         let contents = try run(["dpkg-deb", "-c", deb], environment: Self.apt).stdout
         for file in ["./usr/bin/notif", "./usr/share/man/man1/notif.1.gz", "./usr/share/applications/notif.desktop",
-                     "./usr/share/icons/hicolor/scalable/apps/notif.svg", "./usr/share/doc/notif/copyright", "./usr/share/doc/notif/changelog.gz"] {
+                     "./usr/share/icons/hicolor/scalable/apps/notif.svg", "./usr/share/doc/notif/copyright", "./usr/share/doc/notif/changelog.gz",
+                     "./usr/share/doc/notif/README.Debian"] {
             #expect(contents.contains(" " + file + "\n"), "\(file) is not in the package:\n\(contents)")
         }
 
