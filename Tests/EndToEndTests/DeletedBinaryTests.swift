@@ -76,8 +76,8 @@ struct DeletedBinaryTests {
                 "\(removedFirst.output)")
         #expect(user.read(user.stateDir + "/deliveries.jsonl") == nil, "it delivered: \(user.read(user.stateDir + "/deliveries.jsonl") ?? "")")
 
-        // Removed while it runs (here between two wakes, with nothing due): the next wake (a
-        // change to the settings) ends it without delivering.
+        // Removed while it runs, between two wakes: the next wake (a change to the settings) ends
+        // it without an attempt. (Its first wake, program still there, tries today's catch-up.)
         let later = env.merging(["TZ": ZoneShift.whereItIs(12, 0)]) { $1 }
         let laterAssignments = later.keys.sorted().map { "\($0)=\(later[$0]!)" }
         // cp in a process of its own: a file this process wrote could be held open by another test's fork (ETXTBSY).
@@ -86,11 +86,13 @@ struct DeletedBinaryTests {
         let running = try DaemonProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + laterAssignments + [binary, "daemon"],
                                         environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
         #expect(running.waitUntilRunning(), "\(running.output)")
+        #expect(waitUntil(30) { running.output.contains("(catch-up, ") }, "\(running.output)")
+        let before = user.read(user.stateDir + "/deliveries.jsonl")
         try FileManager.default.removeItem(atPath: binary)
         #expect(try user.run([other, "set", "queue-alerts", "off"], later).status == 0)
         #expect(running.waitForExit(60) == 0, "\(running.output)")
         #expect(running.output.contains("was removed or replaced: this daemon delivers nothing more and stops"), "\(running.output)")
-        #expect(user.read(user.stateDir + "/deliveries.jsonl") == nil)
+        #expect(user.read(user.stateDir + "/deliveries.jsonl") == before, "an attempt after the program was removed")
     }
 
     /// The page is open, the binary is removed, then Tips & Updates is turned on and allowed:
