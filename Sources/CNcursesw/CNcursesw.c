@@ -101,6 +101,21 @@ int notif_read_click(int *row, int *column) {
     return 1;
 }
 
+/* Delivers `sig` to this process with its default action (stop, or die with the signal), even
+   from inside a handler for it or while it is blocked. Async-signal-safe. */
+static void raise_with_default(int sig) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
 static volatile sig_atomic_t pending_signal = 0;
 
 static void on_quit_signal(int sig) {
@@ -157,16 +172,7 @@ void notif_suspend(void) {
     notif_restore_terminal();
     fflush(stdout);
     /* Stop as the shell expects (it then says "Stopped" and takes the terminal back). */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGTSTP, &dfl, NULL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTSTP);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    raise(SIGTSTP);
+    raise_with_default(SIGTSTP);
     /* Continued (fg): back to the page's modes, everything painted again. */
     install_suspend_handler();
     pending_suspend = 0;
@@ -216,16 +222,7 @@ void notif_block_signals_in_this_thread(void) {
 int notif_pending_signal(void) { return pending_signal; }
 
 void notif_die_by_signal(int sig) {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    raise(sig);
+    raise_with_default(sig);
     _exit(128 + sig);
 }
 

@@ -174,15 +174,24 @@ public enum NotifCommandLine {
                     OptionDeclaration("--remove-autostart", summary: "remove that entry, and exit"),
                 ], exclusive: [["--install-autostart", "--remove-autostart"], ["--remove-autostart", "--poll-interval"]]),
             CommandDeclaration("reset", summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
-                Says what it removed. Files notif did not write are left alone. Your settings are kept: \
-                `notif apply` (or a change on the page) schedules the reminders again. Run it before \
-                removing notif, so no entry is left behind. Exits 1, saying what is still there, when \
-                something could not be removed.
+                Removes every entry notif wrote for you, whichever configuration (XDG_CONFIG_HOME) wrote it, \
+                and says what it removed and where it looked. Files notif did not write are left alone. \
+                Your settings are kept: `notif apply` (or a change on the page) schedules the reminders again.
+
+                Where it looks: your crontab and ~/.config/systemd/user hold the entries of every \
+                configuration. Built-in schedules and autostart entries are kept under each configuration's \
+                XDG_STATE_HOME and XDG_CONFIG_HOME: it looks under the defaults (~/.local/state, ~/.config), \
+                the ones set now, and every one that an entry it finds names. One named nowhere is not \
+                found: run it again with that XDG_STATE_HOME or XDG_CONFIG_HOME set.
+
+                Run it before removing notif, so no entry is left behind. Exits 1, saying what is still \
+                there, when something could not be removed (it may still fire).
                 """, options: [
                     OptionDeclaration("--entries", summary: """
-                        remove notif's block from your crontab, its systemd user timers and services (with \
-                        their enable links and timer stamps), the built-in schedule and the autostart entry \
-                        of `notif daemon`
+                        remove every notif block from your crontab (your own lines stay as they were), every \
+                        notif systemd user timer and service (with their enable links and stamps; stopped \
+                        first when a user manager runs), the built-in schedules and the autostart entries of \
+                        `notif daemon`
                         """),
                 ], required: ["--entries"]),
             CommandDeclaration("account", summary: "Account projects: log in to the server, log out, show the device registration", details: """

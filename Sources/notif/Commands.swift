@@ -242,7 +242,7 @@ struct Commands {
         case .delivered:
             output.line("Test notification \(record.detail).")
             return .success
-        case .skipped, .failed:
+        case .skipped, .failed, .turnedOff:
             output.error("the test notification was not shown: \(record.detail)")
             return .failure
         }

@@ -91,9 +91,22 @@ extension Commands {
                                     sleeper: sleeper, log: { output.line("notif daemon: " + $0) })
         let poller = AccountPoller(account: account, interval: pollInterval, log: { output.line("notif daemon: " + $0) })
         daemon.onWake = { poller.wake(now: $0) }
+        let isExecutable = context.isExecutable
+        daemon.programGone = { Self.ownProgramGone(isExecutable: isExecutable) }
         daemon.run()
         output.line("notif daemon: stopped")
         return .success
+    }
+
+    /// Why the program this process runs is gone, or nil: /proc/self/exe marks a file that was
+    /// removed or replaced (`apt-get remove`, an upgrade, `make uninstall`) " (deleted)", and its
+    /// path may no longer hold an executable. Unknown (the link cannot be read) is not gone.
+    static func ownProgramGone(isExecutable: (String) -> Bool) -> String? {
+        guard let link = FileIO.symlinkTarget("/proc/self/exe") else { return nil }
+        let path = FileIO.executablePath(fromLink: link)
+        if link.hasSuffix(FileIO.deletedMark) { return "notif's own program \(path) was removed or replaced" }
+        if !isExecutable(path) { return "notif's own program \(path) is no longer an executable file" }
+        return nil
     }
 
     /// The lock, retried briefly: `notif status` probes it with a momentary shared lock.

@@ -116,7 +116,29 @@ public struct CronGateway: LocalNotificationGateway {
         throw GatewayError("`crontab -l` failed (\(result.failureSummary))")
     }
 
+    /// Removes every notif block from the crontab, whichever configuration (or earlier notif)
+    /// wrote it, and returns what they held; the user's lines stay byte for byte.
+    public func removeEveryBlock() throws(GatewayError) -> [CrontabBlock.Found] {
+        var found: [CrontabBlock.Found] = []
+        try rewrite { old in
+            let split = CrontabBlock.withoutEveryBlock(old)
+            found = split.blocks
+            return split.kept
+        }
+        return found
+    }
+
     private func edit(_ change: (inout CrontabBlock) -> Void) throws(GatewayError) {
+        let owner = self.owner
+        try rewrite { old in
+            var block = CrontabBlock(parsing: old, owner: owner)
+            change(&block)
+            return block.bytes
+        }
+    }
+
+    /// A locked read-modify-write of the whole crontab; nothing is written when `change` keeps it as it is.
+    private func rewrite(_ change: ([UInt8]) -> [UInt8]) throws(GatewayError) {
         let lock: HeldLock
         do {
             try FileIO.makeDirectory(Posix.directory(of: lockPath))
@@ -126,9 +148,7 @@ public struct CronGateway: LocalNotificationGateway {
         }
         defer { lock.release() }
         let old = try readCrontab()
-        var block = CrontabBlock(parsing: old, owner: owner)
-        change(&block)
-        let new = block.bytes
+        let new = change(old)
         if new == old { return }
         if new.isEmpty {
             let result = try call(["crontab", "-r"])

@@ -71,6 +71,36 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         }
     }
 
+    /// Removes the entries of every configuration in this directory (tagged or not, whoever's
+    /// they are: the directory is notif's); files that are not entries stay. Returns the
+    /// removed files' names and what could not be read or removed.
+    public func removeEveryEntry() -> (removed: [String], problems: [String]) {
+        var removed: [String] = [], problems: [String] = []
+        let names: [String]
+        do {
+            names = try fileNames()
+        } catch {
+            return ([], [error.message])
+        }
+        for name in names.sorted() {
+            let text: String?
+            do {
+                text = try read(name)
+            } catch {
+                problems.append(error.message)
+                continue
+            }
+            guard let text, EmbeddedEntry(parsing: text) != nil else { continue }
+            do {
+                try FileIO.remove(Posix.join(directory, name))
+                removed.append(name)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return (removed, problems)
+    }
+
     /// The entries `notif daemon` runs for this configuration; files that are not entries are
     /// skipped, and an untagged file only counts while there is no tagged one.
     public func entries() throws(GatewayError) -> [EmbeddedEntry] {

@@ -96,7 +96,7 @@ extension ReminderService {
                 reason = "not scheduled (`notif apply` installs it)"
             }
         }
-        let last = try? context.deliveryLog.newest(1) { $0.kind != .test }.first
+        let last = try? context.deliveryLog.newest(1) { $0.kind != .test && $0.kind != .button }.first
         return StatusReport(
             preferences: preferences, notice: loaded.notice, choice: choice,
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },

@@ -80,6 +80,9 @@ public struct AppState: Equatable, Sendable {
     public var notice: Notice?
     /// Why `TZ` names no time zone (the page's times are then UTC), for the status area.
     public var zoneProblem: String?
+    /// What happened to the settings file while the page ran (a corrupt one moved aside, and
+    /// where to): shown as a warning, and said again after quitting.
+    public var settingsNotices: [String] = []
     /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
     /// Why the last save failed, while changes are unsaved (`r` saves them again).

@@ -47,7 +47,18 @@ public enum SettingsApp {
             next.history = content
             next.historySelection = min(next.historySelection, max(0, next.historyCount - 1))
             if case .historyEntry(let index)? = next.dialog, index >= next.historyCount { next.dialog = nil }
-        case .preferencesReloaded(let preferences):
+        case .preferencesReloaded(let preferences, let notice):
+            if let notice {
+                // The file was corrupt and is gone: the defaults are the settings now. The page
+                // says so and brings the scheduler in line with them, so what it shows (none — off,
+                // say) is what fires, as `notif apply` at the next login would.
+                next.settingsNotices.append(notice)
+                next.notice = Notice(notice + "; the reminders now follow the defaults", warning: true)
+                next.savedPreferences = preferences
+                next.showSavedWithChanges()
+                next.requestScheduling(.apply(choosing: false), effects: &effects)
+                break
+            }
             // What another process saved, with this page's changes not saved yet still on top.
             guard preferences != next.savedPreferences else { break }
             next.savedPreferences = preferences

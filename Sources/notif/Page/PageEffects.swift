@@ -20,7 +20,7 @@ struct PageEffects: Sendable {
         case .checkSchedulers: return .schedulersChecked(options())
         case .reloadPreferences:
             guard let loaded = try? context.store.load() else { return nil }
-            return .preferencesReloaded(loaded.preferences)
+            return .preferencesReloaded(loaded.preferences, notice: loaded.notice)
         case .registerDevice:
             account.ensureRegistered()
             return nil

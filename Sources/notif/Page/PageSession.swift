@@ -139,6 +139,6 @@ final class PageSession {
         let stopped = ChildProcesses.endAll()
         terminal.restore()
         return QuitReport(notSaved: state.notYetSaved, saveProblem: state.saveProblem,
-                          unscheduled: state.scheduling.stale, stopped: stopped)
+                          unscheduled: state.scheduling.stale, stopped: stopped, settingsNotices: state.settingsNotices)
     }
 }

@@ -42,7 +42,10 @@ struct PageShell {
         var state = AppState.start(preferences: loaded.preferences, status: SchedulerStatus(checked: false), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)
-        if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
+        if let notice = loaded.notice {
+            state.notice = Notice(notice, warning: true)
+            state.settingsNotices.append(notice)
+        }
         state.zoneProblem = zoneProblem
         let session = PageSession(terminal: terminal, effects: PageEffects(service: service, account: account), mailbox: mailbox,
                                   state: state, output: output)
