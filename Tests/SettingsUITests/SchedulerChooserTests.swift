@@ -96,6 +96,40 @@ import SharedLogic
         #expect(s.screen.contains("Scheduler: systemd (chosen; s changes)"))
     }
 
+    /// Like other one-shot messages, the move goes with the next apply, the next change made
+    /// here, or a change saved elsewhere; a refresh (the apply's own lock released) keeps it.
+    @Test func theMoveIsSaidUntilTheNextApplyOrChange() {
+        let line = "Moved the reminder from cron to systemd: you chose systemd."
+        var moved = Self.cronHolds
+        moved.scheduler = "systemd"
+        moved.moved = line
+        func afterTheMove() -> Script {
+            var s = script()
+            s.settles = false
+            s.press(.char("s"), .down, .enter)
+            s.send(.saved(s.state.preferences))
+            s.send(.applied(status: moved, problem: nil))
+            s.send(.statusRefreshed(Self.cronHolds))
+            #expect(s.screen.contains(line), "a refresh keeps it")
+            return s
+        }
+        var applied = afterTheMove()
+        applied.send(.applied(status: Self.cronHolds, problem: nil))
+        #expect(!applied.screen.contains(line), "the next apply takes it away")
+        var changed = afterTheMove()
+        changed.press(.down, .char(" "))
+        #expect(!changed.screen.contains(line), "a change here takes it away")
+        var elsewhere = afterTheMove()
+        elsewhere.send(.preferencesReloaded(.with { $0.tipsAndUpdates = true; $0.permission = .granted; $0.queueAlerts = false; $0.scheduler = .systemd }))
+        #expect(!elsewhere.screen.contains(line), "a change saved elsewhere takes it away")
+        // Other notices stay until something replaces them.
+        var other = script()
+        other.settles = false
+        other.state.notice = Notice("Test notification shown.")
+        other.send(.applied(status: Self.cronHolds, problem: nil))
+        #expect(other.screen.contains("Test notification shown."))
+    }
+
     @Test func anEntryThatMayStillFireIsShownAsSuch() {
         var s = script()
         s.settles = false

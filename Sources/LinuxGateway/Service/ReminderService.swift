@@ -168,7 +168,8 @@ public struct ReminderService: Sendable {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
         _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
-        let change = placed.flatMap { $0.holder == kind ? nil : SchedulerChange(from: $0.holder, to: kind, why: choice.why) }
+        let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
+                                          recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
     }
 

@@ -36,3 +36,27 @@ extension ReminderService {
         }
     }
 }
+
+extension SchedulerChange {
+    /// What an apply onto `kind` really did, from its own results: `moved` when an entry was
+    /// removed from another scheduler (`moves`) and the same reminder written on `kind`
+    /// (`.installed` in `report`); `moved: false` when nothing is planned and an entry was
+    /// removed from another scheduler; nil otherwise, e.g. when the recorded holder changed but
+    /// held nothing, or `kind` already held the reminder. Of several schedulers that gave up
+    /// entries, the recorded holder is named.
+    public static func made(onto kind: SchedulerKind, report: ApplyReport, moves: [SchedulerMove], planned: Set<String>,
+                            recorded: SchedulerKind?, why: String) -> SchedulerChange? {
+        let written = Set(report.outcomes.filter { $0.result == .installed }.map(\.id))
+        let gaveUp = moves.filter { $0.scheduler != kind }.map { move in
+            (scheduler: move.scheduler, ids: Set(move.report.outcomes.filter { $0.result == .cancelled }.map(\.id)))
+        }.filter { !$0.ids.isEmpty }
+        let removals = gaveUp.filter { $0.scheduler == recorded } + gaveUp.filter { $0.scheduler != recorded }
+        if let from = removals.first(where: { !$0.ids.isDisjoint(with: written) }) {
+            return SchedulerChange(from: from.scheduler, to: kind, why: why)
+        }
+        if planned.isEmpty, let from = removals.first {
+            return SchedulerChange(from: from.scheduler, to: kind, why: why, moved: false)
+        }
+        return nil
+    }
+}

@@ -61,9 +61,13 @@ public enum Dialog: Equatable, Sendable {
 public struct Notice: Equatable, Sendable {
     public var text: String
     public var isWarning: Bool
-    public init(_ text: String, warning: Bool = false) {
+    /// Said by an apply about itself (`Moved the reminder …`): the next apply, or a change made
+    /// here or elsewhere, takes it away.
+    public var untilNextApply: Bool
+    public init(_ text: String, warning: Bool = false, untilNextApply: Bool = false) {
         self.text = text
         self.isWarning = warning
+        self.untilNextApply = untilNextApply
     }
 }
 

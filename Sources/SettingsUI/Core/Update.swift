@@ -30,7 +30,7 @@ public enum SettingsApp {
                 next.retrying = false
                 next.notice = problem == nil ? Notice("Done: the settings are saved and scheduled.") : nil
             }
-            next.announceMove()
+            next.announceMove(replacingOlder: true)
             if let effect = next.scheduling.finished() { effects.append(effect) }
             next.schedulingSettled(effects: &effects)
         case .statusRefreshed(let status):
@@ -61,6 +61,7 @@ public enum SettingsApp {
             }
             // What another process saved, with this page's changes not saved yet still on top.
             guard preferences != next.savedPreferences else { break }
+            if next.notice?.untilNextApply == true { next.notice = nil }
             next.savedPreferences = preferences
             next.showSavedWithChanges()
             next.requestScheduling(.refresh, effects: &effects)
@@ -137,10 +138,14 @@ extension AppState {
         }
     }
 
-    /// Says once that the entries moved to another scheduler.
-    mutating func announceMove() {
-        guard let moved = status.moved else { return }
-        notice = Notice(moved)
+    /// Says once that the entries moved to another scheduler (or were removed from one).
+    /// - Parameter replacingOlder: an apply finished, so what an earlier apply said goes.
+    mutating func announceMove(replacingOlder: Bool = false) {
+        guard let moved = status.moved else {
+            if replacingOlder && notice?.untilNextApply == true { notice = nil }
+            return
+        }
+        notice = Notice(moved, untilNextApply: true)
         status.moved = nil
     }
 
