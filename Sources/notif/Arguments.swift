@@ -1,4 +1,5 @@
 import LinuxGateway
+import SharedLogic
 
 /// The parsed command line: global options, the command and its own arguments.
 struct Arguments: Equatable {

@@ -53,8 +53,13 @@ public struct CronGateway: LocalNotificationGateway {
         return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        let program = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.compactMap { CronCommand.program(inLine: String($0)) }.first
+        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone))
+    }
+
     /// `cron: 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`, from the installed lines.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules) -> String? {
         let lines = installed.split(separator: "\n")
         let times = lines.compactMap { line -> DailyTime? in
             let fields = line.split(separator: " ", maxSplits: 2)

@@ -44,7 +44,12 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
     }
 
     /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed file.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        InstalledEntry(id: id, current: false, firing: firing(text))
+    }
+
+    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed entry.
+    func firing(_ installed: String) -> String? {
         guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
         return "notif daemon at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
             + (installed.hasPrefix(Self.untaggedNote) ? "; an entry of an earlier notif, which `notif apply` replaces" : "")

@@ -88,8 +88,15 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         "[timer]\n" + (timer ?? "(missing)\n") + "[service]\n" + (service ?? "(missing)\n") + (enabled ? "" : "(not enabled)\n")
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        // Only untagged units of an earlier notif are there when the text starts with the note.
+        let tag = text.hasPrefix(Self.untaggedNote) ? nil : owner.tag
+        return InstalledEntry(id: id, current: false, enabled: isEnabled(SystemdUnits.timerName(id, tag: tag)),
+                              program: SystemdUnits.conditionProgram(inService: text), firing: firing(text, userZone: userZone))
+    }
+
     /// `systemd timer at *-*-* 09:00:00 Asia/Kolkata`, from the installed timer.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules) -> String? {
         let calendars = SystemdUnits.calendars(inTimer: installed)
         guard !calendars.isEmpty else { return nil }
         var text = "systemd timer at " + calendars.joined(separator: " and ")

@@ -92,6 +92,13 @@ public enum SystemdUnits {
         return SystemdCommand.escapeSpecifiers(path)
     }
 
+    /// The program in an installed service's `ConditionFileIsExecutable=` line (specifiers undone).
+    static func conditionProgram(inService text: String) -> String? {
+        let key = "ConditionFileIsExecutable="
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return nil }
+        return String(line.dropFirst(key.count)).replacing("%%", with: "%")
+    }
+
     /// The `OnCalendar=` values in an installed timer's text.
     static func calendars(inTimer text: String) -> [String] {
         text.split(separator: "\n").filter { $0.hasPrefix("OnCalendar=") }.map { String($0.dropFirst("OnCalendar=".count)) }

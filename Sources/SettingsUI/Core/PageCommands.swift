@@ -142,7 +142,7 @@ extension AppState {
     /// are elsewhere (a one-off `--scheduler` put them there): it moves them back.
     mutating func chooseScheduler(_ choice: SchedulerPreference, effects: inout [Effect]) {
         dialog = nil
-        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler != choice.rawValue
+        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler?.rawValue != choice.rawValue
         if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
     }
 

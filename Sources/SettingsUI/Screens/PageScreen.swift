@@ -18,10 +18,10 @@ public enum PageScreen {
         var line = firstRow + PageRow.allCases.count + 1
         Chrome.rule(row: line, state: state, on: &canvas)
         line += 1
-        let next = NextReminderText.describe(p, state.status, unicode: state.unicode)
+        let next = NextReminderText.line(p, state.status, unicode: state.unicode)
         canvas.put(" Next reminder: ", row: line, column: 0, role: .normal)
-        canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
-                   role: next.hasPrefix("none") ? .dim : .on)
+        canvas.put(TextWidth.truncate(next.text, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
+                   role: next.isDim ? .dim : .on)
         line += 1
         let permission = "   Permission: \(p.permission.word)"
         let source = p.mode == .account

@@ -7,7 +7,7 @@ enum SchedulerChooser {
     /// shortened to fit `width` (the key first, then the note).
     static func line(_ state: AppState, fitting width: Int) -> String {
         let status = state.status
-        let inUse = status.scheduler ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
+        let inUse = status.scheduler?.rawValue ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
         let saved = state.preferences.scheduler
         var note: String?
         if status.checked {
@@ -15,7 +15,7 @@ enum SchedulerChooser {
                 note = "--scheduler"
             } else if saved == .auto {
                 note = "auto"
-            } else if saved.rawValue == status.scheduler {
+            } else if saved.rawValue == status.scheduler?.rawValue {
                 note = "chosen"
             } else if status.scheduler != nil {
                 note = "kept; chosen: \(saved.rawValue)"
