@@ -41,7 +41,7 @@ struct CommandSpec {
             Settings and values:
             \(Setting.all.map { "  \($0.name.padded(to: 20)) \($0.values.joined(separator: "|"))" }.joined(separator: "\n"))
             The change is saved at once, then the scheduler is brought in line with the settings.
-            Tips & Updates schedules a daily reminder at 09:00 local time while Push Notifications
+            \(NotifCatalog.standard.reminders.map { "\($0.title) schedules a reminder \($0.schedule) local time" }.joined(separator: "; ")) while Push Notifications
             is on and notifications are allowed (`notif permission allow`). Queue alerts,
             Promotions, Sound and Vibration are saved preferences and never change what is scheduled.
             scheduler chooses where the reminder is kept: systemd, cron, embedded (notif's built-in

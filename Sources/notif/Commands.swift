@@ -108,7 +108,7 @@ struct Commands {
     /// `on: 09:00 daily`, or on and why nothing is scheduled.
     static func reminderValue(_ reminder: LocalReminder, report: StatusReport) -> String {
         let p = report.preferences
-        let when = "\(reminder.time) daily"
+        let when = reminder.timeFirst
         guard p[reminder.preference] else {
             return p.mode == .account ? "off" : "off (\(when) when on)"
         }

@@ -66,7 +66,7 @@ struct Presenter {
     }
 
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
-        let when = reminder.map { "daily at \($0.time)" } ?? "its entry"
+        let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
             reminder.map { "; next " + ReminderClock.nextFire(of: $0.time, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
         }

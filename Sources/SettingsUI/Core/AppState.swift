@@ -38,7 +38,7 @@ public enum Button: Equatable, Hashable, Sendable {
         case .saveAgain: return "Save again"
         case .quitAnyway: return "Quit anyway"
         case .next: return "Continue"
-        case .turnOn: return "Turn on Tips & Updates"
+        case .turnOn: return "Turn on \(OnboardingOffer.reminder.title)"
         case .notNow: return "Not now"
         }
     }

@@ -21,21 +21,12 @@ public enum PageRow: Int, CaseIterable, Sendable {
     }
 
     /// Rows the master switch governs: kept but disabled (and skipped by focus) while it is off.
-    public var dependsOnMaster: Bool { self != .pushNotifications }
+    public var dependsOnMaster: Bool { toggle.map { NotifCatalog.standard.spec($0).pausedByMaster } ?? true }
 
     public func isEnabled(in preferences: NotificationPreferences) -> Bool {
         !dependsOnMaster || preferences.pushNotifications
     }
 
     /// A short description shown beside the switch.
-    public var detail: String {
-        switch self {
-        case .pushNotifications: return "Master switch"
-        case .tipsAndUpdates: return "Daily at \(LocalReminders.tipsAndUpdates.time)"
-        case .queueAlerts: return "When your turn comes up"
-        case .promotions: return "Offers and news"
-        case .sound: return ""
-        case .vibration: return "Where the device supports it"
-        }
-    }
+    public var detail: String { toggle.map(NotifCatalog.standard.detail) ?? "" }
 }

@@ -1,4 +1,4 @@
-/// Everything the Notifications page saves, with the template's defaults.
+/// Everything the Notifications page saves, with the template's defaults (the toggles' from `NotifCatalog`).
 public struct NotificationPreferences: Equatable, Sendable {
     /// The settings.json schema this build writes.
     public static let schemaVersion = 1
@@ -17,7 +17,9 @@ public struct NotificationPreferences: Equatable, Sendable {
     /// The Account server's base URL (`account.server`), when one was set.
     public var accountServer: String?
 
-    public init() {}
+    public init() {
+        for spec in NotifCatalog.standard.toggles { self[spec.toggle] = spec.defaultValue }
+    }
 
     public subscript(toggle: PreferenceToggle) -> Bool {
         get {

@@ -1,4 +1,5 @@
-/// The on/off settings of the Notifications page, named as the command line spells them.
+/// The on/off settings of the Notifications page, named as the command line spells them. What
+/// each is called and does elsewhere is in `NotifCatalog`.
 public enum PreferenceToggle: String, CaseIterable, Sendable {
     case pushNotifications = "push-notifications"
     case tipsAndUpdates = "tips-and-updates"
@@ -7,27 +8,11 @@ public enum PreferenceToggle: String, CaseIterable, Sendable {
     case vibration
 
     /// The key in settings.json.
-    public var jsonKey: String {
-        switch self {
-        case .pushNotifications: return "pushNotifications"
-        case .tipsAndUpdates: return "tipsAndUpdates"
-        case .queueAlerts: return "queueAlerts"
-        case .promotions: return "promotions"
-        case .vibration: return "vibration"
-        }
-    }
+    public var jsonKey: String { NotifCatalog.standard.spec(self).jsonKey }
 
     /// The row label on the page.
-    public var label: String {
-        switch self {
-        case .pushNotifications: return "Push Notifications"
-        case .tipsAndUpdates: return "Tips & Updates"
-        case .queueAlerts: return "Queue alerts"
-        case .promotions: return "Promotions"
-        case .vibration: return "Vibration"
-        }
-    }
+    public var label: String { NotifCatalog.standard.spec(self).label }
 
     /// Whether the master switch governs this toggle.
-    public var dependsOnMaster: Bool { self != .pushNotifications }
+    public var dependsOnMaster: Bool { NotifCatalog.standard.spec(self).pausedByMaster }
 }

@@ -66,11 +66,7 @@ public enum PreferencesCodec {
         var doc: JSONValue = original?.objectMembers != nil ? original! : .object([])
         doc = doc.setting("version", to: .int(NotificationPreferences.schemaVersion))
         doc = doc.setting("mode", to: .string(preferences.mode.rawValue))
-        for toggle in PreferenceToggle.allCases where toggle != .vibration {
-            doc = doc.setting(toggle.jsonKey, to: .bool(preferences[toggle]))
-        }
-        doc = doc.setting("sound", to: .string(preferences.sound.rawValue))
-        doc = doc.setting("vibration", to: .bool(preferences.vibration))
+        for (key, value) in orderedMembers(preferences) { doc = doc.setting(key, to: value) }
         doc = doc.setting("permission", to: .string(preferences.permission.rawValue))
         doc = doc.setting("onboardingCompleted", to: .bool(preferences.onboardingCompleted))
         doc = doc.setting("scheduler", to: .string(preferences.scheduler.rawValue))
@@ -85,6 +81,16 @@ public enum PreferencesCodec {
             doc = doc.setting("account", to: account)
         }
         return doc
+    }
+
+    /// The toggles and the sound, in the table's order (settings.json and `status --json`).
+    public static func orderedMembers(_ preferences: NotificationPreferences) -> [(String, JSONValue)] {
+        NotifCatalog.standard.items.map { item in
+            switch item {
+            case .toggle(let spec): return (spec.jsonKey, .bool(preferences[spec.toggle]))
+            case .sound: return ("sound", .string(preferences.sound.rawValue))
+            }
+        }
     }
 
     private static func bool(_ doc: JSONValue, _ key: String, default value: Bool) throws(PreferencesDecodingError) -> Bool {

@@ -7,10 +7,12 @@ public enum Setting: Equatable, Sendable {
 
     /// In page order: Push Notifications, Tips & Updates, Queue alerts, Promotions, Sound, Vibration,
     /// then the scheduler choice (shown in the page's status area).
-    public static let all: [Setting] = [
-        .toggle(.pushNotifications), .toggle(.tipsAndUpdates), .toggle(.queueAlerts), .toggle(.promotions),
-        .sound, .toggle(.vibration), .scheduler,
-    ]
+    public static let all: [Setting] = NotifCatalog.standard.items.map { item in
+        switch item {
+        case .toggle(let spec): return .toggle(spec.toggle)
+        case .sound: return .sound
+        }
+    } + [.scheduler]
 
     /// The command-line name (`tips-and-updates`, `sound`).
     public var name: String {
