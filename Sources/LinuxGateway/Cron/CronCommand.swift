@@ -110,4 +110,9 @@ public enum CronCommand {
 
     /// The five schedule fields for a daily time (`0 9 * * *`).
     public static func schedule(_ time: DailyTime) -> String { "\(time.minute) \(time.hour) * * *" }
+
+    /// The five fields for a slot: daily (`0 9 * * *`) or one day a week (`0 10 * * 1`).
+    public static func schedule(_ slot: SchedulerTimes.Slot) -> String {
+        "\(slot.time.minute) \(slot.time.hour) * * \(slot.weekday.map { String($0.cronNumber) } ?? "*")"
+    }
 }

@@ -38,9 +38,16 @@ public struct CronGateway: LocalNotificationGateway {
 
     /// The system-zone times at which `entry` runs: its time, or for a user in another zone
     /// (`TZ` set) each system-zone time that is its time there on some day ahead.
-    public func times(_ entry: ScheduledEntry) -> [DailyTime] {
-        guard entry.zoneVariable != nil else { return [entry.reminder.time] }
-        return SchedulerTimes.times(of: entry.reminder.time, in: entry.zone, seenFrom: systemZone(), from: clock.now())
+    public func times(_ entry: ScheduledEntry) -> [DailyTime] { slots(entry).map(\.time) }
+
+    /// The system-zone (days and) times at which `entry` runs: its own, or for a user in another
+    /// zone each one that is its day and time there.
+    public func slots(_ entry: ScheduledEntry) -> [SchedulerTimes.Slot] {
+        guard entry.zoneVariable != nil else {
+            let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+            return [SchedulerTimes.Slot(time: entry.reminder.time, weekday: weekday)]
+        }
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone(), from: clock.now())
     }
 
     /// The entry's lines: a daily run per system-zone time, and an `@reboot` run of the catch-up
@@ -49,7 +56,7 @@ public struct CronGateway: LocalNotificationGateway {
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
         let daily = try CronCommand.guarded(entry.command, program: entry.program)
-        for time in times(entry) { text += CronCommand.schedule(time) + " " + daily + "\n" }
+        for slot in slots(entry) { text += CronCommand.schedule(slot) + " " + daily + "\n" }
         return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
     }
 

@@ -121,7 +121,7 @@ extension ReminderService {
     public func nextFire() -> [String: Instant] {
         let now = context.clock.now()
         var result: [String: Instant] = [:]
-        for reminder in LocalReminders.all { result[reminder.id] = ReminderClock.nextFire(of: reminder.time, after: now, in: context.zone) }
+        for reminder in LocalReminders.all { result[reminder.id] = ReminderClock.nextFire(of: reminder, after: now, in: context.zone) }
         return result
     }
 

@@ -37,13 +37,20 @@ public enum SystemdUnits {
     public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
                                  zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
         let time = entry.reminder.time
-        guard let variable = entry.zoneVariable else { return [calendar(time)] }
-        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [calendar(time) + " " + name] }
-        return SchedulerTimes.times(of: time, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
+        let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+        let own = calendar(SchedulerTimes.Slot(time: time, weekday: weekday))
+        guard let variable = entry.zoneVariable else { return [own] }
+        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [own + " " + name] }
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
     }
 
     /// `*-*-* 09:00:00`
     public static func calendar(_ time: DailyTime) -> String { "*-*-* \(time):00" }
+
+    /// `*-*-* 09:00:00`, or `Mon *-*-* 10:00:00` for a weekly slot.
+    public static func calendar(_ slot: SchedulerTimes.Slot) -> String {
+        (slot.weekday.map { $0.short + " " } ?? "") + calendar(slot.time)
+    }
 
     public static func timer(for entry: ScheduledEntry, owner: ConfigurationID, calendars: [String]) -> String {
         let reminder = entry.reminder
@@ -51,7 +58,7 @@ public enum SystemdUnits {
         return """
             \(marker)
             [Unit]
-            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), daily at \(reminder.time) \(zone)"))
+            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), \(reminder.schedule) \(zone)"))
 
             [Timer]
             \(calendars.map { "OnCalendar=" + $0 }.joined(separator: "\n"))

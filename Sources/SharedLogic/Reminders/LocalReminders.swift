@@ -30,8 +30,8 @@ public enum LocalReminders {
     }
 
     /// The reminders the saved settings ask for.
-    public static func plan(_ preferences: NotificationPreferences) -> [LocalReminder] {
-        all.filter { blockReason(for: $0, in: preferences) == nil }
+    public static func plan(_ preferences: NotificationPreferences, reminders: [LocalReminder] = all) -> [LocalReminder] {
+        reminders.filter { blockReason(for: $0, in: preferences) == nil }
     }
 
     /// Whether turning `toggle` on (or the master switch on) would plan a reminder but for a
@@ -46,6 +46,7 @@ public enum LocalReminders {
     public static func apply(
         _ preferences: NotificationPreferences,
         gateway: some LocalNotificationGateway,
+        reminders all: [LocalReminder] = all,
         entry: (LocalReminder) throws(GatewayError) -> ScheduledEntry
     ) -> ApplyReport {
         let installed: [String: String]

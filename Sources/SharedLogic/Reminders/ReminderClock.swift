@@ -14,12 +14,17 @@ public enum ReminderClock {
 
     /// The first firing of `reminder` strictly after `now`, on a day its recurrence includes.
     public static func nextFire(of reminder: LocalReminder, after now: Instant, in zone: ZoneRules) -> Instant {
+        nextFire(of: reminder.time, recurrence: reminder.recurrence, after: now, in: zone)
+    }
+
+    /// The first firing of `time` strictly after `now` on a day `recurrence` includes.
+    public static func nextFire(of time: DailyTime, recurrence: Recurrence, after now: Instant, in zone: ZoneRules) -> Instant {
         let today = zone.localDateTime(of: now).date
-        for offset in 0...9 where reminder.recurrence.includes(today.adding(days: offset)) {
-            let candidate = fireInstant(of: reminder.time, on: today.adding(days: offset), in: zone)
+        for offset in 0...9 where recurrence.includes(today.adding(days: offset)) {
+            let candidate = fireInstant(of: time, on: today.adding(days: offset), in: zone)
             if candidate > now { return candidate }
         }
-        return nextFire(of: reminder.time, after: now, in: zone)
+        return nextFire(of: time, after: now, in: zone)
     }
 
     /// The instant `time` happens on `day`.
