@@ -90,6 +90,27 @@ import Testing
         #expect(decide("2026-12-08T18:00:00+01:00", .catchUp) == .skip("not due today (every Monday at 10:00)"))
     }
 
+    /// The service with the longer table: `apply` installs it, `status` and `status --json` list
+    /// it with its next firing (Monday 10:00), and turning its toggle off cancels it.
+    @Test(arguments: [SchedulerKind.cron, .systemd, .embedded])
+    func theServiceAppliesAndReportsIt(_ kind: SchedulerKind) throws {
+        var fixture = ServiceFixture(now: "2026-12-06T12:00:00+01:00")   // a Sunday
+        fixture.catalog.reminders.append(Self.weekly)
+        fixture.scheduler = kind
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: true, cronDaemonRunning: true, crontabProblem: nil, embeddedDaemonRunning: true)
+        try fixture.save { $0.promotions = true; $0.permission = .granted }
+        #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .installed)
+        var status = try fixture.service.status()
+        #expect(status.planned == ["weekly-review"] && status.installed == ["weekly-review"] && status.inSync, "\(status.reminders)")
+        let json = fixture.service.json(status)
+        #expect(json["nextReminder"] == .string("2026-12-07T10:00:00+01:00"), "\(json)")
+        #expect(json["planned"] == .array([.string("weekly-review")]) && json["firing"]?["weekly-review"] != nil)
+        try fixture.save { $0.promotions = false }
+        #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .cancelled)
+        status = try fixture.service.status()
+        #expect(status.installed == [] && status.reminders.next == .none(.blocked(.preferenceOff, reminderID: "tips-and-updates")))
+    }
+
     @Test(arguments: [SchedulerKind.cron, .systemd, .embedded])
     func applySchedulesAndCancelsIt(_ kind: SchedulerKind) throws {
         var fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")

@@ -57,7 +57,7 @@ extension ReminderService {
             return removal
         }
         // Known ids too: a systemd enable link or stamp can outlive the unit files.
-        let ids = found + LocalReminders.all.map(\.id).filter { !found.contains($0) }
+        let ids = found + reminders.map(\.id).filter { !found.contains($0) }
         for id in ids {
             do {
                 try gateway.cancel(id)

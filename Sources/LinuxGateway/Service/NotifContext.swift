@@ -39,6 +39,8 @@ public struct NotifContext: Sendable {
     /// Whether a path names a file this process may run (`FileIO.isExecutable`; tests may stand in
     /// for an installed notif).
     public var isExecutable: @Sendable (String) -> Bool = { FileIO.isExecutable($0) }
+    /// The toggles and reminders notif knows (`NotifCatalog.standard`; tests pass a longer one).
+    public var catalog: NotifCatalog = .standard
 
     public init(
         paths: NotifPaths, clock: any Clock, zone: ZoneRules, runner: any ProcessRunner,

@@ -71,7 +71,7 @@ extension ReminderService {
         let probe = context.probe()
         let placed = placement()
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
-        let planned = LocalReminders.plan(preferences)
+        let planned = LocalReminders.plan(preferences, reminders: reminders)
         var warnings = choice.warnings
         var entries: [String: InstalledEntry]?
         var unreadable = false
@@ -80,7 +80,7 @@ extension ReminderService {
                 let found = try gateway.installed()
                 // What apply would write for each planned or installed reminder; why it cannot, once.
                 var wanted: [String: String] = [:]
-                for reminder in LocalReminders.all where found[reminder.id] != nil || planned.contains(reminder) {
+                for reminder in reminders where found[reminder.id] != nil || planned.contains(reminder) {
                     do {
                         wanted[reminder.id] = try gateway.render(entry(for: reminder))
                     } catch {
@@ -109,11 +109,11 @@ extension ReminderService {
         }
         let facts = SchedulerFacts(scheduler: choice.kind, entries: entries,
                                    schedulerCannotFire: choice.kind.flatMap { Self.cannotFire(on: $0, probe: probe) })
-        let reminders = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire())
+        let status = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire(), reminders: reminders)
         let last = try? context.deliveryLog.newest(1) { $0.kind != .test }.first
         return StatusReport(
             preferences: preferences, notice: loaded.notice, choice: choice,
-            schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: reminders,
+            schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: status,
             lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
     }
 
@@ -121,7 +121,7 @@ extension ReminderService {
     public func nextFire() -> [String: Instant] {
         let now = context.clock.now()
         var result: [String: Instant] = [:]
-        for reminder in LocalReminders.all { result[reminder.id] = ReminderClock.nextFire(of: reminder, after: now, in: context.zone) }
+        for reminder in reminders { result[reminder.id] = ReminderClock.nextFire(of: reminder, after: now, in: context.zone) }
         return result
     }
 
