@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CursesTerminal", dependencies: ["CNcursesw", "SettingsUI"]),
         .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SharedLogic"], path: "Tests/TestSupport"),
         .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic", "TestSupport"]),

@@ -1,20 +1,21 @@
 import Foundation
 import SharedLogic
 import Storage
+import TestSupport
 import Testing
 @testable import LinuxGateway
 
-/// A reminder added as one table entry (weekly, Mondays at 10:00, following Promotions) reaches
+/// A reminder added as one table entry (`LongerTable`: weekly, Mondays at 10:00, on its own toggle) reaches
 /// every scheduler and `deliver` through the reminder value alone: the cron line's day-of-week
 /// field, systemd's `Mon *-*-* 10:00:00` (checked by systemd-analyze), the built-in entry and the
-/// daemon's next firing, `deliver` on that weekday only, and `apply` installing and cancelling it.
+/// daemon's next firing, `deliver` on that weekday only, `apply` installing and cancelling it, and
+/// settings.json and `status --json` holding its toggle.
 @Suite struct WeeklyReminderTests {
-    static let weekly = LocalReminder(id: "weekly-review", title: "Weekly review", body: "What happened this week.",
-                                      time: DailyTime(hour: 10, minute: 0), recurrence: .weekly(.monday), preference: .promotions)
-    static let table = LocalReminders.all + [weekly]
+    static let weekly = LongerTable.reminder
+    static let table = LongerTable.catalog.reminders
 
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.promotions = true; $0.permission = .granted }
+        try fixture.save { $0.tipsAndUpdates = true; $0[LongerTable.toggle] = true; $0.permission = .granted }
     }
 
     @Test func cronGetsTheDayOfWeekFieldAlsoSeenFromAnotherZone() throws {
@@ -76,8 +77,8 @@ import Testing
     }
 
     @Test func deliverShowsItOnlyOnItsWeekday() {
-        var p = NotificationPreferences()
-        p.promotions = true
+        var p = NotificationPreferences(catalog: LongerTable.catalog)
+        p[LongerTable.toggle] = true
         p.permission = .granted
         let berlin = systemZone("Europe/Berlin")
         func decide(_ iso: String, _ kind: DeliveryKind) -> DeliveryDecision {
@@ -95,17 +96,20 @@ import Testing
     @Test(arguments: [SchedulerKind.cron, .systemd, .embedded])
     func theServiceAppliesAndReportsIt(_ kind: SchedulerKind) throws {
         var fixture = ServiceFixture(now: "2026-12-06T12:00:00+01:00")   // a Sunday
-        fixture.catalog.reminders.append(Self.weekly)
+        fixture.catalog = LongerTable.catalog
         fixture.scheduler = kind
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: true, cronDaemonRunning: true, crontabProblem: nil, embeddedDaemonRunning: true)
-        try fixture.save { $0.promotions = true; $0.permission = .granted }
+        try fixture.save { $0[LongerTable.toggle] = true; $0.permission = .granted }
+        let file = try String(contentsOfFile: fixture.scratch.paths.settingsFile, encoding: .utf8)
+        #expect(file.contains("\"promotions\": false,\n  \"weeklyReview\": true,\n  \"sound\""), "\(file)")
         #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .installed)
         var status = try fixture.service.status()
         #expect(status.planned == ["weekly-review"] && status.installed == ["weekly-review"] && status.inSync, "\(status.reminders)")
         let json = fixture.service.json(status)
         #expect(json["nextReminder"] == .string("2026-12-07T10:00:00+01:00"), "\(json)")
         #expect(json["planned"] == .array([.string("weekly-review")]) && json["firing"]?["weekly-review"] != nil)
-        try fixture.save { $0.promotions = false }
+        #expect(json["preferences"]?["weeklyReview"] == .bool(true))
+        try fixture.save { $0[LongerTable.toggle] = false }
         #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .cancelled)
         status = try fixture.service.status()
         #expect(status.installed == [] && status.reminders.next == .none(.blocked(.preferenceOff, reminderID: "tips-and-updates")))
@@ -114,6 +118,7 @@ import Testing
     @Test(arguments: [SchedulerKind.cron, .systemd, .embedded])
     func applySchedulesAndCancelsIt(_ kind: SchedulerKind) throws {
         var fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
+        fixture.catalog = LongerTable.catalog
         fixture.scheduler = kind
         try on(fixture)
         let gateway = try #require(fixture.service.gateway(for: kind))
@@ -124,7 +129,7 @@ import Testing
         #expect(try gateway.installed().keys.sorted() == ["tips-and-updates", "weekly-review"])
         report = LocalReminders.apply(preferences, gateway: gateway, reminders: Self.table, entry: service.entry(for:))
         #expect(report.result(for: Self.weekly.id) == .unchanged, "a second apply finds it current")
-        preferences.promotions = false
+        preferences[LongerTable.toggle] = false
         report = LocalReminders.apply(preferences, gateway: gateway, reminders: Self.table, entry: service.entry(for:))
         #expect(report.result(for: Self.weekly.id) == .cancelled && report.result(for: "tips-and-updates") == .unchanged, "\(report)")
         #expect(try gateway.installed().keys.sorted() == ["tips-and-updates"])

@@ -92,7 +92,11 @@ public struct NotifContext: Sendable {
     /// The configuration this run's entries belong to (its settings file).
     public var configuration: ConfigurationID { ConfigurationID.of(paths, accountHome: accountHome()) }
 
-    public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }
+    public var store: PreferencesStore {
+        var store = PreferencesStore(paths: paths, clock: clock)
+        store.catalog = catalog
+        return store
+    }
     public var state: StateFiles { StateFiles(paths: paths) }
     public var deliveryLog: DeliveryLog { DeliveryLog(path: paths.deliveryLog) }
 }

@@ -152,7 +152,7 @@ extension ReminderService {
     /// `status --json`.
     public func json(_ report: StatusReport) -> JSONValue {
         let preferences = report.preferences
-        var prefs = PreferencesCodec.orderedMembers(preferences).map { JSONMember($0.0, $0.1) }
+        var prefs = PreferencesCodec.orderedMembers(preferences, catalog: context.catalog).map { JSONMember($0.0, $0.1) }
         prefs.append(JSONMember("onboardingCompleted", .bool(preferences.onboardingCompleted)))
         return .object([
             JSONMember("mode", .string(preferences.mode.rawValue)),

@@ -70,6 +70,8 @@ public struct Notice: Equatable, Sendable {
 /// The whole UI state: pure data, rendered by `render` and changed only by `update`.
 public struct AppState: Equatable, Sendable {
     public var preferences: NotificationPreferences
+    /// The toggles and reminders the page shows (`NotifCatalog.standard`; tests pass a longer one).
+    public var catalog: NotifCatalog = .standard
     public var screen: Screen = .page
     public var dialog: Dialog?
     public var focus: PageRow = .pushNotifications

@@ -68,7 +68,9 @@ extension AppState {
         var index = focus.rawValue
         while true {
             index += step
-            guard let row = PageRow(rawValue: index) else { return }
+            let rows = PageRow.rows(in: catalog)
+            guard rows.indices.contains(index) else { return }
+            let row = rows[index]
             if row.isEnabled(in: preferences) {
                 focus = row
                 return

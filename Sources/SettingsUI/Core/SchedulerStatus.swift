@@ -67,8 +67,8 @@ public struct SchedulerStatus: Equatable, Sendable {
     public var scheduler: SchedulerKind? { facts.scheduler }
 
     /// The reminders' status under `preferences` (the page's settings, which may be newer than the facts).
-    public func reminders(for preferences: NotificationPreferences) -> ReminderStatus {
-        ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire)
+    public func reminders(for preferences: NotificationPreferences, catalog: NotifCatalog = .standard) -> ReminderStatus {
+        ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire, reminders: catalog.reminders)
     }
 }
 

@@ -22,12 +22,14 @@ public enum NextReminderText {
         }
     }
 
-    public static func describe(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true) -> String {
-        line(preferences, status, unicode: unicode).text
+    public static func describe(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true,
+                                catalog: NotifCatalog = .standard) -> String {
+        line(preferences, status, unicode: unicode, catalog: catalog).text
     }
 
-    public static func line(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true) -> Line {
-        let reminders = status.reminders(for: preferences)
+    public static func line(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true,
+                            catalog: NotifCatalog = .standard) -> Line {
+        let reminders = status.reminders(for: preferences, catalog: catalog)
         switch reminders.next {
         case .at(let time, _):
             return .time(status.zone.localDateTime(of: time).shortDisplay)
@@ -35,17 +37,17 @@ public enum NextReminderText {
             if case .blocked = why {} else if !status.checked {
                 return .checking(unicode ? "checking…" : "checking...")
             }
-            return .none("none \(unicode ? "—" : "-") " + text(for: why))
+            return .none("none \(unicode ? "—" : "-") " + text(for: why, catalog: catalog))
         }
     }
 
-    static func text(for reason: NoReminderReason) -> String {
+    static func text(for reason: NoReminderReason, catalog: NotifCatalog = .standard) -> String {
         switch reason {
         case .blocked(let block, let id):
             switch block {
             case .accountProject: return "Account project (reminders are a Guest feature)"
             case .masterSwitchOff: return "off (Push Notifications is off)"
-            case .preferenceOff: return "off (\(LocalReminders.reminder(id: id)?.title ?? id) is off)"
+            case .preferenceOff: return "off (\(catalog.reminders.first { $0.id == id }?.title ?? id) is off)"
             case .permissionDenied: return "blocked: permission is \(NotificationPermission.denied.word) (p changes it)"
             case .permissionNotDetermined: return "permission is \(NotificationPermission.notDetermined.word) (press p)"
             }

@@ -36,7 +36,7 @@ public enum CatalogItem: Hashable, Sendable {
 /// The table every surface reads: each toggle and each reminder, in order. The page's rows,
 /// `Setting`'s names, the JSON key order, `status` lines, the prompt's and onboarding's texts,
 /// the scheduler entries and the help come from here.
-public struct NotifCatalog: Sendable {
+public struct NotifCatalog: Equatable, Sendable {
     /// Page order: toggles and the sound choice.
     public var items: [CatalogItem]
     /// Every reminder, each following one toggle.

@@ -16,9 +16,14 @@ public struct NotificationPreferences: Equatable, Sendable {
     public var scheduler: SchedulerPreference = .auto
     /// The Account server's base URL (`account.server`), when one was set.
     public var accountServer: String?
+    /// Toggles a longer table adds beyond notif's own, by command-line name.
+    public var otherToggles: [String: Bool] = [:]
 
-    public init() {
-        for spec in NotifCatalog.standard.toggles { self[spec.toggle] = spec.defaultValue }
+    public init() { self.init(catalog: .standard) }
+
+    /// The defaults of every toggle in `catalog`.
+    public init(catalog: NotifCatalog) {
+        for spec in catalog.toggles { self[spec.toggle] = spec.defaultValue }
     }
 
     public subscript(toggle: PreferenceToggle) -> Bool {
@@ -29,6 +34,7 @@ public struct NotificationPreferences: Equatable, Sendable {
             case .queueAlerts: return queueAlerts
             case .promotions: return promotions
             case .vibration: return vibration
+            default: return otherToggles[toggle.rawValue] ?? false
             }
         }
         set {
@@ -38,6 +44,7 @@ public struct NotificationPreferences: Equatable, Sendable {
             case .queueAlerts: queueAlerts = newValue
             case .promotions: promotions = newValue
             case .vibration: vibration = newValue
+            default: otherToggles[toggle.rawValue] = newValue
             }
         }
     }
