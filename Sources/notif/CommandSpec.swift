@@ -31,7 +31,8 @@ struct CommandSpec {
             (the one in use), schedulerChoice (the saved choice), planned, installed, inSync,
             nextReminder (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced,
             schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the
-            Fires: words), nextReminderNone, warnings, and account (server and registration) in
+            Fires: words), cannotFire (entries that are there but cannot fire: reason and
+            message), nextReminderNone, warnings, and account (server and registration) in
             Account projects.
             """),
         CommandSpec(
