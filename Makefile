@@ -6,6 +6,10 @@ BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man/man1
 APPDIR := $(PREFIX)/share/applications
 ICONDIR := $(PREFIX)/share/icons/hicolor/scalable/apps
+# Shell completions, where bash-completion, zsh and fish look for them (Debian's places).
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR := $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
 # One static executable (no dynamic loading at start; see Performance in the README), and
 # generic types' metadata through direct accessors instead of demangling names at run time.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable -Xcc -DNOTIF_STATIC_EXECUTABLE \
@@ -15,14 +19,14 @@ RELEASE_BIN := .build/release/notif
 # Debian packages: to build and run notif, and what its tests drive for real.
 RUN_PACKAGES := libncursesw5-dev libc6-dev libnotify-bin tzdata cron curl
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \
-	python3-dbus python3-gi librsvg2-common lintian
+	python3-dbus python3-gi librsvg2-common lintian bash-completion zsh fish groff-base
 # `make deb`: dpkg-deb (dpkg) builds it, lintian checks it.
 DEB_PACKAGES := dpkg binutils lintian
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
 BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux dbus xvfb dunst libnotify-bin libglib2.0-bin
 
-.PHONY: run test soak build release install install-files uninstall deb deps-run deps-test clean screenshots bench
+.PHONY: run test soak build release install install-files uninstall deb man deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -56,10 +60,14 @@ install: deps-run release install-files
 	@echo "Installed $(BINDIR)/notif. Run \`$(BINDIR)/notif apply\` so scheduled entries use it."
 
 # What `make install` copies, without building: the program, its man page, the desktop entry
-# (run by absolute path) and the icon.
+# (run by absolute path), the icon and the shell completions (printed by the program itself).
 install-files:
-	install -d -m 755 $(BINDIR) $(MANDIR) $(APPDIR) $(ICONDIR)
+	install -d -m 755 $(BINDIR) $(MANDIR) $(APPDIR) $(ICONDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
 	install -m 755 $(RELEASE_BIN) $(BINDIR)/notif
+	$(RELEASE_BIN) completion bash > $(BASHCOMPDIR)/notif.tmp && mv $(BASHCOMPDIR)/notif.tmp $(BASHCOMPDIR)/notif
+	$(RELEASE_BIN) completion zsh > $(ZSHCOMPDIR)/_notif.tmp && mv $(ZSHCOMPDIR)/_notif.tmp $(ZSHCOMPDIR)/_notif
+	$(RELEASE_BIN) completion fish > $(FISHCOMPDIR)/notif.fish.tmp && mv $(FISHCOMPDIR)/notif.fish.tmp $(FISHCOMPDIR)/notif.fish
+	chmod 644 $(BASHCOMPDIR)/notif $(ZSHCOMPDIR)/_notif $(FISHCOMPDIR)/notif.fish
 	install -m 644 doc/notif.1 $(MANDIR)/notif.1
 	sed -e 's|^Exec=notif$$|Exec=$(BINDIR)/notif|' -e 's|^TryExec=notif$$|TryExec=$(BINDIR)/notif|' data/notif.desktop > $(APPDIR)/notif.desktop
 	chmod 644 $(APPDIR)/notif.desktop
@@ -67,7 +75,15 @@ install-files:
 
 # Run `notif reset --entries` first (as each user of notif), so no scheduled entry is left behind.
 uninstall:
-	rm -f $(BINDIR)/notif $(MANDIR)/notif.1 $(APPDIR)/notif.desktop $(ICONDIR)/notif.svg
+	rm -f $(BINDIR)/notif $(MANDIR)/notif.1 $(APPDIR)/notif.desktop $(ICONDIR)/notif.svg \
+	  $(BASHCOMPDIR)/notif $(ZSHCOMPDIR)/_notif $(FISHCOMPDIR)/notif.fish
+
+# doc/notif.1 from the command-line declaration (CommandLineInterface); a test fails when the
+# checked-in page differs, so run this after changing a command, option or setting.
+man:
+	@scripts/require-swift
+	$(SWIFT) build --product notif-manual
+	$(SWIFT) run --skip-build notif-manual > doc/notif.1.tmp && mv doc/notif.1.tmp doc/notif.1
 
 # dist/notif_VERSION_ARCH.deb with the static release binary, checked by lintian (errors fail).
 deb: deps-run release

@@ -1,4 +1,5 @@
 import AccountClient
+import CommandLineInterface
 import Glibc
 import LinuxGateway
 import SharedLogic
@@ -9,39 +10,16 @@ struct AccountCommands {
     let account: AccountService
     let output: Output
 
-    func run(_ args: [String]) throws(UsageError) -> ExitCode {
-        guard let action = args.first else {
-            throw UsageError(message: "account needs login, logout or status", command: "account")
-        }
-        switch action {
-        case "login": return try login(Array(args.dropFirst()))
-        case "logout":
-            guard args.count == 1 else { throw UsageError(message: "logout takes no arguments", command: "account") }
-            return logout()
-        case "status":
-            guard args.count == 1 else { throw UsageError(message: "status takes no arguments", command: "account") }
-            return status()
-        default:
-            throw UsageError(message: "unknown account action '\(action)'; use login, logout or status", command: "account")
+    /// `account login --server URL | logout | status`, checked by the declaration.
+    func run(_ parsed: ParsedCommand) throws(UsageError) -> ExitCode {
+        switch parsed.path.dropFirst().first {
+        case "login": return try login(server: parsed.value("--server")?.text)
+        case "logout": return logout()
+        default: return status()
         }
     }
 
-    func login(_ args: [String]) throws(UsageError) -> ExitCode {
-        var server: String?
-        var index = 0
-        while index < args.count {
-            let arg = args[index]
-            if arg == "--server" {
-                index += 1
-                guard index < args.count else { throw UsageError(message: "--server needs a URL", command: "account") }
-                server = args[index]
-            } else if arg.hasPrefix("--server=") {
-                server = String(arg.dropFirst("--server=".count))
-            } else {
-                throw UsageError(message: "unexpected argument '\(arg)' for account login", command: "account")
-            }
-            index += 1
-        }
+    func login(server: String?) throws(UsageError) -> ExitCode {
         guard let server else { throw UsageError(message: "account login needs --server URL", command: "account") }
         do {
             _ = try ServerURL(parsing: server)

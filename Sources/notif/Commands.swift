@@ -1,4 +1,5 @@
 import AccountClient
+import CommandLineInterface
 import Glibc
 import LinuxGateway
 import SharedLogic
@@ -17,28 +18,28 @@ struct Commands {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
     }
 
-    func run(_ command: String, _ args: [String]) throws(UsageError) -> ExitCode {
-        switch command {
-        case "status": return try status(args)
-        case "set": return try set(args)
-        case "permission": return try permission(args)
-        case "apply": return try apply(args)
-        case "deliver": return try deliver(args)
-        case "history": return try history(args)
-        case "test": return try test(args)
-        case "account": return try AccountCommands(account: account, output: output).run(args)
-        case "daemon": return try daemon(args)
-        case "reset": return try reset(args)
-        case DetachedActionWaiter.command: return try reminderActions(args)
+    /// Runs a command the declaration has already checked (`NotifCommandLine`).
+    func run(_ parsed: ParsedCommand) throws(UsageError) -> ExitCode {
+        switch parsed.path[0] {
+        case "status": return status(json: parsed.flag("--json"))
+        case "set": return set(parsed.arguments[0], parsed.arguments[1])
+        case "permission": return permission(parsed.arguments[0])
+        case "apply": return apply()
+        case "deliver": return deliver(parsed.arguments[0], catchUp: parsed.flag("--catch-up"))
+        case "history": return history(limit: parsed.number("--limit").map { Int(clamping: $0) } ?? 20, json: parsed.flag("--json"))
+        case "test": return test()
+        case "account": return try AccountCommands(account: account, output: output).run(parsed)
+        case "daemon": return try daemon(parsed)
+        case "reset": return reset()
+        case NotifCommandLine.reminderActionsCommand: return reminderActions(parsed)
         default:
-            throw UsageError(message: "unknown command '\(command)'", command: nil)
+            throw UsageError(message: "unknown command '\(parsed.name)'", command: nil)
         }
     }
 
     // MARK: status
 
-    func status(_ args: [String]) throws(UsageError) -> ExitCode {
-        let json = try flags(args, allowed: ["--json"], command: "status").contains("--json")
+    func status(json: Bool) -> ExitCode {
         let report: StatusReport
         do {
             report = try service.status()
@@ -99,7 +100,7 @@ struct Commands {
             rows.append(("Account server", p.accountServer ?? "not set"))
             rows.append(("Device token", AccountCommands(account: account, output: output).describe(account.registrationState())))
         }
-        for (label, value) in rows { output.line((label.hasPrefix(" ") ? label : label + ":").padded(to: 20) + value) }
+        for (label, value) in rows { output.line(Wording.padded(label.hasPrefix(" ") ? label : label + ":", to: 20) + value) }
         for warning in report.warnings { output.warn(warning) }
         return .success
     }
@@ -127,27 +128,20 @@ struct Commands {
 
     // MARK: set / permission / apply
 
-    func set(_ args: [String]) throws(UsageError) -> ExitCode {
-        guard args.count == 2 else {
-            throw UsageError(message: args.count < 2 ? "set needs a SETTING and a VALUE" : "set takes exactly a SETTING and a VALUE", command: "set")
-        }
-        guard let setting = Setting(name: args[0]) else {
-            throw UsageError(message: "unknown setting '\(args[0])'; settings: \(Setting.all.map(\.name).joined(separator: ", "))", command: "set")
-        }
-        guard setting.applying(args[1], to: NotificationPreferences()) != nil else {
-            throw UsageError(message: "'\(args[1])' is not a value for \(setting.name); use \(setting.values.joined(separator: " or "))", command: "set")
+    /// `notif set SETTING VALUE`, both already checked against `Setting.all`.
+    func set(_ name: String, _ value: String) -> ExitCode {
+        guard let setting = Setting(name: name), setting.applying(value, to: NotificationPreferences()) != nil else {
+            output.error("'\(value)' is not a value for \(name)")
+            return .usage
         }
         // Choosing a scheduler is honoured even when it was already the saved one: entries a
         // one-off `--scheduler` put elsewhere move to it.
-        return change("\(setting.label): \(args[1])", choosing: setting == .scheduler) { setting.applying(args[1], to: $0)! }
+        return change("\(setting.label): \(value)", choosing: setting == .scheduler) { setting.applying(value, to: $0)! }
     }
 
-    func permission(_ args: [String]) throws(UsageError) -> ExitCode {
-        guard args.count == 1 else {
-            throw UsageError(message: "permission needs one of allow, deny, reset, status", command: "permission")
-        }
+    func permission(_ action: String) -> ExitCode {
         let target: NotificationPermission
-        switch args[0] {
+        switch action {
         case "allow", "grant": target = .granted
         case "deny": target = .denied
         case "reset": target = .notDetermined
@@ -162,7 +156,8 @@ struct Commands {
                 return .failure
             }
         default:
-            throw UsageError(message: "unknown permission action '\(args[0])'; use allow, deny, reset or status", command: "permission")
+            output.error("unknown permission action '\(action)'")
+            return .usage
         }
         let said: String
         switch target {
@@ -190,8 +185,7 @@ struct Commands {
         return applyAndReport(afterSave: true, choosing: choosing)
     }
 
-    func apply(_ args: [String]) throws(UsageError) -> ExitCode {
-        _ = try flags(args, allowed: [], command: "apply")
+    func apply() -> ExitCode {
         let code = applyAndReport(afterSave: false)
         // Account projects: a registration that failed before is retried here.
         let registration = account.ensureRegistered()
@@ -227,27 +221,18 @@ struct Commands {
 
     // MARK: deliver / test / history
 
-    func deliver(_ args: [String]) throws(UsageError) -> ExitCode {
-        var catchUp = false
-        var ids: [String] = []
-        for arg in args {
-            // --quiet: NotifMain has already silenced the output.
-            if arg == "--quiet" { continue }
-            if arg == "--catch-up" { catchUp = true } else if arg.hasPrefix("-") {
-                throw UsageError(message: "unknown option '\(arg)' for deliver", command: "deliver")
-            } else { ids.append(arg) }
-        }
-        guard ids.count == 1 else { throw UsageError(message: "deliver needs exactly one reminder ID", command: "deliver") }
-        guard let reminder = LocalReminders.reminder(id: ids[0]) else {
-            throw UsageError(message: "unknown reminder '\(ids[0])'; reminders: \(LocalReminders.all.map(\.id).joined(separator: ", "))", command: "deliver")
+    /// `--quiet` is not seen here: `NotifMain` has already silenced the output.
+    func deliver(_ id: String, catchUp: Bool) -> ExitCode {
+        guard let reminder = LocalReminders.reminder(id: id) else {
+            output.error("unknown reminder '\(id)'")
+            return .usage
         }
         let record = service.deliver(reminder, kind: catchUp ? .catchUp : .scheduled)
         output.line(presenter.recordLine(record))
         return record.outcome == .failed ? .failure : .success
     }
 
-    func test(_ args: [String]) throws(UsageError) -> ExitCode {
-        _ = try flags(args, allowed: [], command: "test")
+    func test() -> ExitCode {
         // Nothing is shown before notifications are allowed: say so, with the way to allow them.
         if let preferences = try? context.store.load().preferences, preferences.permission != .granted {
             output.error("the test notification was not sent: permission is \(preferences.permission.word); "
@@ -265,30 +250,7 @@ struct Commands {
         }
     }
 
-    func history(_ args: [String]) throws(UsageError) -> ExitCode {
-        var limit = 20
-        var json = false
-        var index = 0
-        while index < args.count {
-            let arg = args[index]
-            if arg == "--json" {
-                json = true
-            } else if let value = Self.optionValue(arg, short: "-n", long: "--limit") {
-                // `-n 5`, `-n5`, `--limit 5`, `--limit=5`.
-                let text: String
-                if let value {
-                    text = value
-                } else {
-                    index += 1
-                    guard index < args.count else { throw UsageError(message: "\(arg) needs a number", command: "history") }
-                    text = args[index]
-                }
-                limit = try Self.count(text, for: arg.hasPrefix("--") ? "--limit" : "-n", command: "history")
-            } else {
-                throw UsageError(message: "unknown argument '\(arg)' for history", command: "history")
-            }
-            index += 1
-        }
+    func history(limit: Int, json: Bool) -> ExitCode {
         if (try? context.store.load().preferences.mode) == .account {
             return serverHistory(limit: limit, json: json)
         }
@@ -328,32 +290,5 @@ struct Commands {
             output.error(error.message)
             return .failure
         }
-    }
-
-    /// For an option spelled `short`/`long`: nil when `arg` is neither; `.some(nil)` when the
-    /// value is the next argument; `.some(value)` when it is attached (`-n5`, `--limit=5`).
-    static func optionValue(_ arg: String, short: String, long: String) -> String?? {
-        if arg == short || arg == long { return .some(nil) }
-        if arg.hasPrefix(long + "=") { return .some(String(arg.dropFirst(long.count + 1))) }
-        if arg.hasPrefix(short) && !arg.hasPrefix("--") && arg.count > short.count { return .some(String(arg.dropFirst(short.count))) }
-        return nil
-    }
-
-    /// A positive whole number for `option`, or a usage error that says what is wrong with it.
-    static func count(_ text: String, for option: String, command: String, minimum: Int = 1) throws(UsageError) -> Int {
-        switch WholeNumber.parse(text, minimum: Int64(minimum)) {
-        case .value(let n): return Int(n)
-        case .tooLarge: throw UsageError(message: "\(option) \(text) is too large (at most \(Int64.max))", command: command)
-        case .tooSmall: throw UsageError(message: "\(option) needs a number of \(minimum) or more, not \(text)", command: command)
-        case .notANumber: throw UsageError(message: "\(option) needs a whole number, not '\(text)'", command: command)
-        }
-    }
-
-    /// Checks that `args` are only the given flags.
-    private func flags(_ args: [String], allowed: Set<String>, command: String) throws(UsageError) -> Set<String> {
-        for arg in args where !allowed.contains(arg) {
-            throw UsageError(message: "unexpected argument '\(arg)' for \(command)", command: command)
-        }
-        return Set(args)
     }
 }

@@ -1,4 +1,5 @@
 import AccountClient
+import CommandLineInterface
 import Glibc
 import LinuxGateway
 import SharedLogic
@@ -7,38 +8,46 @@ import Storage
 /// `notif daemon`: runs the built-in scheduler in the foreground until SIGTERM/SIGINT, or
 /// installs/removes the autostart entry that starts it at login.
 extension Commands {
-    func daemon(_ args: [String]) throws(UsageError) -> ExitCode {
-        var args = args
-        var given: (text: String, source: String)?
-        if let env = context.lookup("NOTIF_POLL_INTERVAL"), !env.isEmpty { given = (env, "NOTIF_POLL_INTERVAL") }
-        if let index = args.firstIndex(where: { $0 == "--poll-interval" || $0.hasPrefix("--poll-interval=") }) {
-            if args[index] == "--poll-interval" {
-                guard index + 1 < args.count else { throw UsageError(message: "--poll-interval needs a number of seconds", command: "daemon") }
-                given = (args[index + 1], "--poll-interval")
-                args.removeSubrange(index...(index + 1))
-            } else {
-                given = (String(args[index].dropFirst("--poll-interval=".count)), "--poll-interval")
-                args.remove(at: index)
+    func daemon(_ args: ParsedCommand) throws(UsageError) -> ExitCode {
+        // --poll-interval (or NOTIF_POLL_INTERVAL) as given; the declaration leaves its check here.
+        let given = args.value("--poll-interval")
+        if args.flag("--install-autostart") {
+            // Written into the entry, so checked now whatever the project: the daemon it starts reads it.
+            let fromOption = given.flatMap { $0.source.hasPrefix("--") ? $0 : nil }
+            if let fromOption, case .value(let seconds) = WholeNumber.parse(fromOption.text, minimum: Self.shortestPollInterval, maximum: Self.longestPollInterval) {
+                return installAutostart(pollInterval: seconds)
             }
+            if let fromOption { throw Self.pollIntervalError(fromOption) }
+            return installAutostart(pollInterval: nil)
         }
-        switch args {
-        case []: return runDaemon(pollInterval: try pollInterval(given))
-        case ["--install-autostart"]: return installAutostart()
-        case ["--remove-autostart"]: return removeAutostart()
-        default:
-            throw UsageError(message: "unexpected argument '\(args.first { $0 != "--install-autostart" && $0 != "--remove-autostart" } ?? args[1])' for daemon", command: "daemon")
-        }
+        if args.flag("--remove-autostart") { return removeAutostart() }
+        return runDaemon(pollInterval: try pollInterval(given))
     }
 
-    /// A week: longer waits between polls are refused (and could not be added to a time).
-    static let longestPollInterval: Int64 = 7 * 24 * 3600
+    /// The range `--poll-interval` accepts, from the declaration.
+    static var shortestPollInterval: Int64 { pollIntervalRange.minimum }
+    static var longestPollInterval: Int64 { pollIntervalRange.maximum }
+    private static var pollIntervalRange: (minimum: Int64, maximum: Int64) {
+        if case .wholeNumber(let minimum, let maximum, _)? = NotifCommandLine.declaration.command("daemon")?.option("--poll-interval")?.value?.kind {
+            return (minimum, maximum)
+        }
+        return (10, 7 * 24 * 3600)
+    }
+
+    /// What is wrong with a poll interval, naming where it came from.
+    static func pollIntervalError(_ given: GivenValue) -> UsageError {
+        if case .tooLarge = WholeNumber.parse(given.text, minimum: shortestPollInterval, maximum: longestPollInterval) {
+            return UsageError(message: "\(given.source) '\(given.text)' is too large (at most \(longestPollInterval) seconds, a week)", command: "daemon")
+        }
+        return UsageError(message: "\(given.source) '\(given.text)' is not a number of seconds (\(shortestPollInterval) or more)", command: "daemon")
+    }
 
     /// How often an Account project's server is asked (300 s unless given). The value is checked
     /// only in Account projects, where it applies: elsewhere a bad one is ignored, with a warning
     /// when it was given on the command line.
-    private func pollInterval(_ given: (text: String, source: String)?) throws(UsageError) -> Int64 {
+    private func pollInterval(_ given: GivenValue?) throws(UsageError) -> Int64 {
         guard let given else { return 300 }
-        let parsed = WholeNumber.parse(given.text, minimum: 10, maximum: Self.longestPollInterval)
+        let parsed = WholeNumber.parse(given.text, minimum: Self.shortestPollInterval, maximum: Self.longestPollInterval)
         if case .value(let seconds) = parsed { return seconds }
         guard (try? context.store.load().preferences.mode) == .account else {
             if given.source.hasPrefix("--") {
@@ -46,12 +55,7 @@ extension Commands {
             }
             return 300
         }
-        switch parsed {
-        case .tooLarge:
-            throw UsageError(message: "\(given.source) '\(given.text)' is too large (at most \(Self.longestPollInterval) seconds, a week)", command: "daemon")
-        default:
-            throw UsageError(message: "\(given.source) '\(given.text)' is not a number of seconds (10 or more)", command: "daemon")
-        }
+        throw Self.pollIntervalError(given)
     }
 
     private func runDaemon(pollInterval: Int64) -> ExitCode {
@@ -102,11 +106,12 @@ extension Commands {
         return nil
     }
 
-    private func installAutostart() -> ExitCode {
+    /// Writes the autostart entry; a poll interval given with it goes into the entry's command.
+    private func installAutostart(pollInterval: Int64?) -> ExitCode {
         let path = Autostart.path(in: context.paths)
         let command: [String]
         do {
-            command = try service.command(["daemon"])
+            command = try service.command(["daemon"] + (pollInterval.map { ["--poll-interval", String($0)] } ?? []))
         } catch {
             output.error("no autostart entry was written: \(error)")
             return .failure

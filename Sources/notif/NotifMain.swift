@@ -1,5 +1,7 @@
 import AccountClient
+import CommandLineInterface
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// The command line: parse, dispatch, and turn every outcome into an exit code.
@@ -8,12 +10,13 @@ enum NotifMain {
         // What a scheduler runs writes nothing anywhere, refusals and usage errors included
         // (cron mails output); the exit status still says how it went.
         let output = isQuietDelivery(argv) ? Output.silent : given
+        let declaration = NotifCommandLine.declaration
         do {
-            return try dispatch(try Arguments.parse(argv, environment: Posix.environment), output: output).rawValue
+            return try dispatch(try declaration.invocation(argv, environment: Posix.environment), declaration, output: output).rawValue
         } catch {
             output.error(error.message)
-            if let command = error.command, let spec = CommandSpec.named(command) {
-                output.err("Usage: \(spec.usage)\nRun `notif help \(command)` for details.\n")
+            if let command = error.command, let spec = declaration.command(command), !spec.hidden {
+                output.err("Usage: \(declaration.usage(spec))\nRun `notif help \(command)` for details.\n")
             } else {
                 output.err("Run `notif --help` for the commands.\n")
             }
@@ -22,58 +25,68 @@ enum NotifMain {
     }
 
     /// `notif [OPTIONS] deliver … --quiet …`: the first word that is not an option (or the value
-    /// of `--scheduler`) is `deliver`, and `--quiet` follows it.
+    /// of a global option that takes one, `--scheduler`) is `deliver`, and `--quiet` follows it.
+    /// Looked at before parsing, so that not even a usage error is written.
     static func isQuietDelivery(_ argv: [String]) -> Bool {
+        let valued = Set(NotifCommandLine.declaration.globalOptions.filter { $0.value != nil }.map(\.long))
         var index = 0
         while index < argv.count, argv[index].hasPrefix("-"), argv[index] != "-" {
             if argv[index] == "--" { index += 1; break }
-            index += argv[index] == "--scheduler" ? 2 : 1
+            index += valued.contains(argv[index]) ? 2 : 1
         }
         guard index < argv.count, argv[index] == "deliver" else { return false }
         return argv[(index + 1)...].prefix { $0 != "--" }.contains("--quiet")
     }
 
-    static func dispatch(_ arguments: Arguments, output: Output) throws(UsageError) -> ExitCode {
-        if arguments.version {
-            guard arguments.command == nil else {
+    static func dispatch(_ invocation: Invocation, _ declaration: CommandLineDeclaration, output: Output) throws(UsageError) -> ExitCode {
+        if invocation.version {
+            guard invocation.command == nil else {
                 throw UsageError(message: "--version takes no command or arguments", command: nil)
             }
             output.line("notif \(NotifVersion.current)")
             return .success
         }
-        var topic: String?
-        if arguments.command == "help" {
-            topic = arguments.help ? "help" : arguments.rest.first
-            if arguments.rest.count > 1 { throw UsageError(message: "help takes at most one COMMAND", command: "help") }
-        } else if arguments.help {
-            topic = arguments.command
-        }
-        if arguments.command == "help" || arguments.help {
+        if invocation.command == "help" || invocation.help {
+            var topic = invocation.command
+            if invocation.command == "help" {
+                topic = invocation.help ? "help" : try declaration.parse(invocation, environment: Posix.environment).arguments.first
+            }
             guard let topic else {
-                output.out(CommandSpec.overview)
+                output.out(declaration.overview)
                 return .success
             }
-            guard let spec = CommandSpec.named(topic) else {
+            guard let spec = declaration.command(topic), !spec.hidden else {
                 throw UsageError(message: "unknown command '\(topic)'", command: nil)
             }
-            output.out(spec.helpText)
+            output.out(declaration.help(spec))
             return .success
         }
-        let context = NotifContext.live(forcedScheduler: arguments.scheduler)
+        var parsed: ParsedCommand?
+        if invocation.command != nil { parsed = try declaration.parse(invocation, environment: Posix.environment) }
+        if let parsed, parsed.path == ["completion"] {
+            switch parsed.arguments.first {
+            case "zsh": output.out(declaration.zshCompletion)
+            case "fish": output.out(declaration.fishCompletion)
+            default: output.out(declaration.bashCompletion)
+            }
+            return .success
+        }
+        let context = NotifContext.live(forcedScheduler: invocation.globals["--scheduler"].flatMap { SchedulerKind(argument: $0.text) })
         // Another user's files are never acted on (sudo -E, a HOME someone else made): before anything is read.
         if let problem = RunOwnership.problem(paths: context.paths) {
             output.error(problem)
             return .failure
         }
         let commands = Commands(context: context, output: output)
-        switch arguments.command {
-        case nil:
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.page)
-        case "onboarding":
-            guard arguments.rest.isEmpty else { throw UsageError(message: "onboarding takes no arguments", command: "onboarding") }
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.onboardingOnly)
-        case let command?:
-            return try commands.run(command, arguments.rest)
+        // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
+        let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))
+        guard let parsed else {
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.page)
         }
+        if parsed.path == ["onboarding"] {
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.onboardingOnly)
+        }
+        if let zoneProblem { output.warn(zoneProblem) }
+        return try commands.run(parsed)
     }
 }

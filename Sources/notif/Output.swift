@@ -49,9 +49,3 @@ enum ExitCode: Int32 {
     case failure = 1
     case usage = 2
 }
-
-/// A bad command line: the message, and the command whose usage to show.
-struct UsageError: Error {
-    let message: String
-    let command: String?
-}

@@ -1,3 +1,4 @@
+import CommandLineInterface
 import Glibc
 import LinuxGateway
 import SharedLogic
@@ -13,28 +14,11 @@ import Storage
 extension Commands {
     static let longestActionWait: Double = 8 * 3600
 
-    func reminderActions(_ args: [String]) throws(UsageError) -> ExitCode {
+    func reminderActions(_ args: ParsedCommand) -> ExitCode {
         // Nothing of this process may hold the launcher's stderr (a scheduler's pipe, say).
         Self.silence(2)
-        var ids: [String] = []
-        var showWithin = 5.0, waitAtMost = Self.longestActionWait
-        var index = 0
-        while index < args.count {
-            let arg = args[index]
-            if arg == "--show-within" || arg == "--wait-at-most" {
-                guard index + 1 < args.count, let value = Double(args[index + 1]), value > 0 else {
-                    throw UsageError(message: "\(arg) needs a positive number", command: nil)
-                }
-                if arg == "--show-within" { showWithin = value / 1000 } else { waitAtMost = value }
-                index += 2
-                continue
-            }
-            ids.append(arg)
-            index += 1
-        }
-        guard ids.count == 1, let reminder = LocalReminders.reminder(id: ids[0]) else {
-            throw UsageError(message: "\(DetachedActionWaiter.command) needs one reminder ID", command: nil)
-        }
+        let showWithin = (args.decimal("--show-within") ?? 5000) / 1000, waitAtMost = args.decimal("--wait-at-most") ?? Self.longestActionWait
+        guard let reminder = LocalReminders.reminder(id: args.arguments[0]) else { return .usage }
         let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
         guard let address = context.lookup("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
             Self.status("failed no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set")
@@ -65,7 +49,7 @@ extension Commands {
     /// The same path as `notif set SETTING off`; a failure is shown as a notification.
     private func turnOff(_ reminder: LocalReminder, icon: String) {
         let said = Captured()
-        let code = (try? Commands(context: context, output: Output(out: said.add, err: said.add)).set([reminder.preference.rawValue, "off"])) ?? .failure
+        let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.rawValue, "off")
         guard code != .success else { return }
         tell("\(reminder.title) could not be turned off", said.text + "\nRun notif in a terminal to see why.", icon: icon)
     }

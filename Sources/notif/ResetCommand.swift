@@ -1,13 +1,12 @@
+import CommandLineInterface
 import LinuxGateway
 import Storage
 
 /// `notif reset --entries`: removes every entry notif wrote for this user, on every scheduler,
 /// and says what it removed. Run it before removing notif, so nothing is left to fail daily.
 extension Commands {
-    func reset(_ args: [String]) throws(UsageError) -> ExitCode {
-        guard args == ["--entries"] else {
-            throw UsageError(message: args.isEmpty ? "reset needs --entries (what to reset)" : "unexpected argument '\(args.first { $0 != "--entries" } ?? args[0])' for reset", command: "reset")
-        }
+    /// `notif reset --entries` (the declaration requires `--entries`).
+    func reset() -> ExitCode {
         let removals: [EntryRemoval]
         do {
             removals = try service.removeAllEntries()
@@ -21,7 +20,7 @@ extension Commands {
                 removedAny = true
                 output.line("Removed from \(Self.describe(removal.place)): \(removal.removed.joined(separator: ", ")).")
             }
-            if let note = removal.note { output.line("\(Self.describe(removal.place).capitalizedFirst): \(note).") }
+            if let note = removal.note { output.line("\(Wording.capitalizedFirst(Self.describe(removal.place))): \(note).") }
         }
         let problems = removals.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \($0)" } }
         if !removedAny && problems.isEmpty {

@@ -23,7 +23,9 @@ struct DebianPackageTests {
         #expect(lintian.status == 0 && !lintian.stdout.contains("E: "), "\(lintian)")
         let contents = try run(["dpkg-deb", "-c", deb], environment: Self.apt).stdout
         for file in ["./usr/bin/notif", "./usr/share/man/man1/notif.1.gz", "./usr/share/applications/notif.desktop",
-                     "./usr/share/icons/hicolor/scalable/apps/notif.svg", "./usr/share/doc/notif/copyright", "./usr/share/doc/notif/changelog.gz"] {
+                     "./usr/share/icons/hicolor/scalable/apps/notif.svg", "./usr/share/doc/notif/copyright", "./usr/share/doc/notif/changelog.gz",
+                     "./usr/share/bash-completion/completions/notif", "./usr/share/zsh/vendor-completions/_notif",
+                     "./usr/share/fish/vendor_completions.d/notif.fish"] {
             #expect(contents.contains(" " + file + "\n"), "\(file) is not in the package:\n\(contents)")
         }
 

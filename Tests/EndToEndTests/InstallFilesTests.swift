@@ -8,8 +8,9 @@ let packageRoot: String = {
     return URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 }()
 
-/// `make install` puts the desktop entry and icon next to the program and `make uninstall`
-/// takes them away; the entry passes desktop-file-validate and the icon is an SVG document.
+/// `make install` puts the desktop entry, icon and shell completions next to the program and
+/// `make uninstall` takes them away; the entry passes desktop-file-validate and the icon is an
+/// SVG document.
 @Suite struct InstallFilesTests {
     @Test func installPutsTheEntryAndIconUnderThePrefixAndUninstallRemovesThem() throws {
         let sandbox = Sandbox()
@@ -19,7 +20,8 @@ let packageRoot: String = {
         let install = try run(make + ["install-files", "PREFIX=\(prefix)", "RELEASE_BIN=\(NotifBinary.path)"], environment: env)
         #expect(install.status == 0, "\(install)")
         let files = ["bin/notif": 0o755, "share/man/man1/notif.1": 0o644, "share/applications/notif.desktop": 0o644,
-                     "share/icons/hicolor/scalable/apps/notif.svg": 0o644]
+                     "share/icons/hicolor/scalable/apps/notif.svg": 0o644, "share/bash-completion/completions/notif": 0o644,
+                     "share/zsh/vendor-completions/_notif": 0o644, "share/fish/vendor_completions.d/notif.fish": 0o644]
         for (file, mode) in files {
             #expect(permissions(prefix + "/" + file) == mode, "\(file): \(String(describing: permissions(prefix + "/" + file)))")
         }

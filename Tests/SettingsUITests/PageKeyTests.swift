@@ -257,7 +257,9 @@ import SharedLogic
         case (.page, .permission):
             return expect("the permission prompt opens on Allow") { $0.dialog == .permission(focus: .allow, reason: .requested) }
         case (.page, .scheduler):
-            return expect("the chooser opens on the saved choice") { $0.dialog == .schedulerList(selected: .auto) }
+            return expect([.checkSchedulers], "the chooser opens on the saved choice and looks at the schedulers again") {
+                $0.dialog == .schedulerList(selected: .auto)
+            }
         case (.page, .test):
             return expect([.sendTest], "a test is sent and the page says so") { $0.notice?.text.contains("test notification") == true }
         case (.page, .history):

@@ -115,4 +115,11 @@ public enum CronCommand {
     public static func schedule(_ slot: SchedulerTimes.Slot) -> String {
         "\(slot.time.minute) \(slot.time.hour) * * \(slot.weekday.map { String($0.cronNumber) } ?? "*")"
     }
+
+    /// The five fields of a run on the days the cron daemon's clock repeats an hour
+    /// (`1 * 25,26,27,28,29,30,31 10 *`): the `*` in the hour field makes it a job cron runs in
+    /// the repeated hour too, where it runs no fixed-time job.
+    public static func schedule(_ run: RepeatedHourRun) -> String {
+        "\(run.minute) * \(run.days.map(String.init).joined(separator: ",")) \(run.month) *"
+    }
 }

@@ -9,6 +9,8 @@ import Storage
 /// whose zone differs (`TZ`) gets one line per system-zone time at which the reminder's time in
 /// the user's zone happens over the coming years (`SchedulerTimes`), and `TZ` goes with its
 /// command: `notif deliver` shows the reminder only on the run that is the user's 09:00.
+/// When that time comes while the system clock repeats an hour (falling back), cron runs no
+/// fixed-time line, so the entry also has an hourly line on those days (`SchedulerTimes.repeatedHourRuns`).
 public struct CronGateway: LocalNotificationGateway {
     public let name = "cron"
     let runner: any ProcessRunner
@@ -50,13 +52,24 @@ public struct CronGateway: LocalNotificationGateway {
         return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone(), from: clock.now())
     }
 
-    /// The entry's lines: a daily run per system-zone time, and an `@reboot` run of the catch-up
+    /// The runs `entry` needs on the days the system clock falls back, when its time in the
+    /// user's zone comes while the clock repeats an hour.
+    public func repeatedHourRuns(_ entry: ScheduledEntry) -> [RepeatedHourRun] {
+        let system = systemZone()
+        // Without TZ the user's zone is the system zone (what `notif deliver` then reads).
+        return SchedulerTimes.repeatedHourRuns(of: entry.reminder.time, in: entry.zoneVariable == nil ? system : entry.zone,
+                                               seenFrom: system, from: clock.now())
+    }
+
+    /// The entry's lines: a daily run per system-zone time, an hourly one on the days the system
+    /// clock repeats the hour of the reminder's time (if any), and an `@reboot` run of the catch-up
     /// command so a reminder missed while the machine was off is shown once when cron starts, the
     /// same day only. Each runs notif only while its program is there.
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
         let daily = try CronCommand.guarded(entry.command, program: entry.program)
         for slot in slots(entry) { text += CronCommand.schedule(slot) + " " + daily + "\n" }
+        for run in repeatedHourRuns(entry) { text += CronCommand.schedule(run) + " " + daily + "\n" }
         return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
     }
 
@@ -89,6 +102,10 @@ public struct CronGateway: LocalNotificationGateway {
             text += (times == [reminder.time] && userZone.name == system.name ? "" : ", \(reminder.time) in \(userZone.name)")
         } else {
             text += "; the run that is \(reminder.time) in \(userZone.name) shows it"
+        }
+        let repeated = lines.filter { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }.count
+        if repeated > 0 {
+            text += "; also hourly on the days the system clock falls back through that time (cron skips fixed times in a repeated hour)"
         }
         return text
     }

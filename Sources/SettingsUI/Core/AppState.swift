@@ -80,6 +80,8 @@ public struct AppState: Equatable, Sendable {
     public var status: SchedulerStatus
     /// A passing message (`Test notification shown`), or a warning about the last action.
     public var notice: Notice?
+    /// Why `TZ` names no time zone (the page's times are then UTC), for the status area.
+    public var zoneProblem: String?
     /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
     /// Why the last save failed, while changes are unsaved (`r` saves them again).

@@ -5,11 +5,15 @@ public struct SchedulerOption: Equatable, Sendable {
     public var choice: SchedulerPreference
     /// Entries put there would be kept (they may still wait for a login or a daemon: `reason` says).
     public var usable: Bool
+    /// Usable, but nothing there fires until something starts (the cron daemon, a user
+    /// manager at login, `notif daemon`).
+    public var waiting: Bool
     public var reason: String
 
-    public init(choice: SchedulerPreference, usable: Bool, reason: String) {
+    public init(choice: SchedulerPreference, usable: Bool, waiting: Bool = false, reason: String) {
         self.choice = choice
         self.usable = usable
+        self.waiting = waiting
         self.reason = reason
     }
 }

@@ -39,6 +39,8 @@ public enum SettingsApp {
             next.announceMove()
             if let effect = next.scheduling.finished() { effects.append(effect) }
             next.schedulingSettled(effects: &effects)
+        case .schedulersChecked(let options):
+            next.status.options = options
         case .testFinished(let succeeded, let message):
             next.notice = Notice(message, warning: !succeeded)
         case .historyLoaded(let content):

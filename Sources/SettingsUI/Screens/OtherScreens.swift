@@ -37,6 +37,11 @@ enum OnboardingScreen {
                     ? "This is a Guest project: reminders are scheduled locally, and nothing is sent to a server."
                     : "This is an Account project: notifications come from your server.",
             ]
+        case .guestReminders where state.preferences.tipsAndUpdates:
+            text = [
+                "Tips & Updates is on: a daily reminder at 09:00, your local time.",
+                "You can change it, and every other setting, on the Notifications page.",
+            ]
         case .guestReminders:
             let offered = OnboardingOffer.reminder
             text = NotifCatalog.standard.reminders.map { reminder in

@@ -55,7 +55,7 @@ public enum PageScreen {
 
     /// What the status area must say beyond the next reminder.
     static func statusLines(_ state: AppState) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = state.zoneProblem.map { [$0] } ?? []
         let p = state.preferences
         if p.mode == .account {
             lines.append("Tips & Updates reminders are a Guest feature: this Account project schedules nothing here.")

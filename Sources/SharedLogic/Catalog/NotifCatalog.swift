@@ -84,6 +84,15 @@ public struct NotifCatalog: Equatable, Sendable {
         reminder(following: toggle)?.scheduleHeading ?? spec(toggle).detail
     }
 
+    /// `Tips & Updates schedules a daily reminder at 09:00 local time`, `Weekly review schedules a
+    /// weekly reminder on Mondays at 10:00 local time`: one sentence part per reminder, for the help.
+    public var remindersScheduled: String {
+        reminders.map { reminder in
+            let day = if case .weekly(let day) = reminder.recurrence { "on \(day.name)s " } else { "" }
+            return "\(reminder.title) schedules a \(reminder.recurrence.adjective) reminder \(day)at \(reminder.time) local time"
+        }.joined(separator: "; ")
+    }
+
     /// `a Tips & Updates reminder daily at 09:00`, `… and a Weekly review reminder every Monday at 10:00`.
     public var remindersInWords: String {
         let each = reminders.map { "a \($0.title) reminder \($0.schedule)" }

@@ -17,6 +17,7 @@ struct PageEffects: Sendable {
         case .commit(let changes): return commit(changes)
         case .apply(let choosing): return apply(choosing: choosing)
         case .refreshStatus: return .statusRefreshed(refreshedStatus())
+        case .checkSchedulers: return .schedulersChecked(options())
         case .reloadPreferences:
             guard let loaded = try? context.store.load() else { return nil }
             return .preferencesReloaded(loaded.preferences)
@@ -95,7 +96,7 @@ struct PageEffects: Sendable {
         return [SchedulerOption(choice: .auto, usable: true, reason: reason)]
             + (schedulers ?? SchedulerUsability.all(probe: probe)).compactMap { usability in
                 SchedulerPreference(rawValue: usability.kind.rawValue).map {
-                    SchedulerOption(choice: $0, usable: usability.canHold, reason: usability.reason)
+                    SchedulerOption(choice: $0, usable: usability.canHold, waiting: usability.state == .waiting, reason: usability.reason)
                 }
             }
     }

@@ -63,6 +63,7 @@ struct RawChild {
         "--scheduler=systemd", "--scheduler=", "embedded", "cron", "systemd", "--catch-up", "-n", "--limit",
         "--poll-interval", "--poll-interval=10", "--poll-interval=9", "--install-autostart", "--remove-autostart",
         "--server", "--server=http://127.0.0.1:9", "http://127.0.0.1:9", "https://nonexistent.invalid", "--",
+        "completion", "bash", "zsh", "fish", "--entries",
         "-", "-x", "--x", "-1", "0", "1", "10", "99999999999999999999999", "", " ", "tips-and-updates ",
     ]
 
@@ -121,14 +122,15 @@ struct RawChild {
                                  ["deliver", "--catch-up", "tips-and-updates"], ["history"], ["history", "--json"], ["history", "-n", "3"],
                                  ["test"], ["daemon"], ["daemon", "--poll-interval", "10"], ["daemon", "--install-autostart"],
                                  ["daemon", "--remove-autostart"], ["account", "status"], ["account", "logout"],
-                                 ["account", "login", "--server", "http://127.0.0.1:9"], ["--version"], ["--help"], ["onboarding"], []]
+                                 ["account", "login", "--server", "http://127.0.0.1:9"], ["--version"], ["--help"], ["onboarding"], [],
+                                 ["completion", "bash"], ["daemon", "--install-autostart", "--poll-interval", "20"]]
         for action in ["grant", "deny", "reset", "status"] { lines.append(["permission", action]) }
         for setting in ["push-notifications", "tips-and-updates", "queue-alerts", "promotions", "vibration"] {
             lines.append(["set", setting, "on"])
             lines.append(["set", setting, "off"])
         }
         for sound in ["default", "chime", "bell", "silent"] { lines.append(["set", "sound", sound]) }
-        for command in ["status", "set", "permission", "apply", "deliver", "history", "test", "daemon", "account"] {
+        for command in ["status", "set", "permission", "apply", "deliver", "history", "test", "daemon", "account", "completion"] {
             lines.append(["help", command])
             lines.append([command, "--help"])
         }

@@ -1,12 +1,12 @@
 /// A whole number from the command line or the environment, with what is wrong when it is not
 /// one: too large for the type is said as such, not as "not a number".
-enum WholeNumber: Equatable {
+public enum WholeNumber: Equatable, Sendable {
     case value(Int64)
     case tooLarge
     case tooSmall
     case notANumber
 
-    static func parse(_ text: String, minimum: Int64, maximum: Int64 = .max) -> WholeNumber {
+    public static func parse(_ text: String, minimum: Int64, maximum: Int64 = .max) -> WholeNumber {
         let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
         let negative = digits.hasPrefix("-")
         let body = negative ? String(digits.dropFirst()) : digits

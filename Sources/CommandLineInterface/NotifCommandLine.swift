@@ -1,0 +1,296 @@
+import SharedLogic
+
+/// notif's command line, declared once: every command, option and argument with its value
+/// kinds, which options go together, and the man page's other sections. Parsing, usage
+/// lines, `--help`, error messages, doc/notif.1 and the shell completions come from it.
+public enum NotifCommandLine {
+    /// Hidden: the detached waiter `notif deliver` starts for a reminder with buttons.
+    public static let reminderActionsCommand = "__reminder-actions"
+
+    /// Setting names, each with the values `set` accepts after it (from `Setting.all`).
+    static var settings: ValueKind {
+        .choice(Setting.all.map { Choice($0.name, $0.label, next: $0.values) })
+    }
+
+    /// Reminder ids (from `LocalReminders.all`).
+    static var reminders: ValueKind {
+        .choice(LocalReminders.all.map { Choice($0.id, $0.title) })
+    }
+
+    /// The schedulers `--scheduler` names; `auto` is the saved setting's word only.
+    static var schedulers: ValueKind {
+        .choice(SchedulerPreference.allCases.map { preference in
+            preference == .auto
+                ? Choice(preference.rawValue, refusal: "names a scheduler for one run: "
+                    + Wording.list(SchedulerPreference.allCases.filter { $0 != .auto }.map(\.rawValue))
+                    + "; `notif set scheduler auto` lets notif pick")
+                : Choice(preference.rawValue)
+        })
+    }
+
+    public static let shells = ["bash", "zsh", "fish"]
+
+    /// The declaration.
+    public static var declaration: CommandLineDeclaration {
+        CommandLineDeclaration(
+            program: "notif", version: NotifVersion.current, date: "November 2026",
+            summary: "the Notifications settings page and daily reminders, for the terminal",
+            withoutCommand: "With no command, notif opens the Notifications settings page (onboarding first, on first start).",
+            globalOptions: globalOptions, commands: commands, description: description, files: files,
+            environment: environment, manualSections: manualSections,
+            exitStatus: "0 success, 1 failure (the message says what is still true), 2 bad usage.",
+            seeAlso: ["crontab(1)", "systemd.timer(5)", "notify-send(1)"])
+    }
+
+    static var globalOptions: [OptionDeclaration] {
+        [
+            OptionDeclaration("--scheduler", value: ValueDeclaration("NAME", schedulers, noun: "scheduler"), summary: """
+                use this scheduler for this run only: systemd, cron or embedded, even when its daemon is not \
+                running. Nothing is saved; where it moves the reminder, later plain runs leave it while that \
+                scheduler can hold it. `notif set scheduler NAME` saves a choice instead
+                """, environment: "NOTIF_SCHEDULER"),
+            OptionDeclaration("--help", short: "-h", summary: "show help (after a command: that command's help)"),
+            OptionDeclaration("--version", short: "-V", summary: "show the version"),
+        ]
+    }
+
+    static var commands: [CommandDeclaration] {
+        [
+            CommandDeclaration("onboarding", summary: "the first-start wizard, including the permission prompt", details: """
+                Runs the onboarding wizard in the terminal: a welcome, then for Guest projects the offer to \
+                turn on Tips & Updates (which asks for permission), for Account projects the permission \
+                prompt. Finishing saves onboardingCompleted; `notif` runs it by itself on first start.
+                """),
+            CommandDeclaration("status", summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
+                Shows the saved settings, the notification permission, the project mode, the scheduler \
+                choice and which scheduler holds notif's entries (with whether each scheduler can be used \
+                here, and why), what the settings plan and what is installed, when each installed entry \
+                really fires (Fires: in the scheduler's own terms, e.g. "cron at 03:30 system time \
+                (Etc/UTC), 09:00 in Asia/Kolkata"), whether plan and entries agree, when the next reminder \
+                fires (local time) and the last delivery.
+                """, options: [
+                    OptionDeclaration("--json", summary: """
+                        one JSON object with the keys mode, preferences, permission, scheduler (the one in \
+                        use), schedulerChoice (the saved choice), planned, installed, inSync, nextReminder \
+                        (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced, \
+                        schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the \
+                        Fires: words), cannotFire (entries that are there but cannot fire: reason and \
+                        message), nextReminderNone, warnings, and account (server and registration) in \
+                        Account projects
+                        """),
+                ]),
+            CommandDeclaration("set", summary: "change a setting, then apply it", details: """
+                The change is saved at once, then the scheduler is brought in line with the settings. \
+                \(NotifCatalog.standard.remindersScheduled) while Push Notifications is on and \
+                notifications are allowed (`notif permission allow`). Queue alerts, Promotions, Sound and \
+                Vibration are saved preferences and never change what is scheduled.
+
+                scheduler chooses where the reminder is kept: systemd, cron, embedded (notif's built-in \
+                scheduler, run by `notif daemon`), or auto (the default: notif picks one and keeps the \
+                reminder there while that scheduler can still hold it). Choosing one moves the reminder \
+                there at once and says so.
+
+                When an entry that should be gone cannot be removed (the scheduler's program missing, \
+                failing or hanging), set says the reminder may still fire and how to stop it, and exits 1.
+                """, arguments: [
+                    ArgumentDeclaration("SETTING", noun: "setting", settings),
+                    ArgumentDeclaration("VALUE", noun: "value", .followingChoice),
+                ]),
+            CommandDeclaration("permission", summary: "Allow or Don't allow notifications (reset: Not decided, asked again)", details: """
+                The permission is one of Allow, Don't allow and Not decided, the words the page's prompt \
+                and status use too. Until notifications are allowed, nothing is scheduled.
+                """, arguments: [
+                    ArgumentDeclaration(nil, noun: "permission action", .choice([
+                        Choice("allow", "Allow: planned reminders are scheduled (grant is the same)"),
+                        Choice("grant", "the same as allow", hidden: true),
+                        Choice("deny", "Don't allow: every reminder is cancelled and blocked"),
+                        Choice("reset", "back to Not decided: nothing is scheduled until allowed, and the page asks again the next time a reminder is turned on"),
+                        Choice("status", "print the permission: Allow, Don't allow or Not decided"),
+                    ])),
+                ]),
+            CommandDeclaration("apply", summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)", details: """
+                Installs the reminders the settings plan and that are missing, cancels entries that are not \
+                planned, and changes nothing when everything already agrees. Run it from a login script or \
+                at boot to re-arm reminders; it needs no terminal.
+                """),
+            CommandDeclaration("deliver", summary: "what a scheduled entry runs: show reminder ID now if the settings still ask for it", details: """
+                Checks the saved settings again (an entry left behind delivers nothing), shows the reminder \
+                at most once per local day through the desktop notification service, and records the \
+                outcome in deliveries.jsonl. Without --catch-up it shows the reminder only at its time in \
+                your zone (TZ, else the system zone), up to 30 minutes late; at other times it does nothing \
+                and records nothing (an entry for a zone other than the scheduler's has a run for each half \
+                of the year).
+
+                When the service supports actions, the reminder has the buttons "Turn off" (what `notif set \
+                tips-and-updates off` does) and "Settings" (the page in a terminal: x-terminal-emulator, \
+                else notif's desktop entry through gio launch); a detached process waits for them (until the \
+                notification closes, at most 8 hours), and deliver exits as soon as the service has accepted \
+                the notification.
+                """, options: [
+                    OptionDeclaration("--catch-up", summary: "deliver whenever today's time has passed and today's reminder was not shown (used after a boot)"),
+                    OptionDeclaration("--quiet", summary: """
+                        write nothing to stdout or stderr, whatever happens (what schedulers run: cron mails \
+                        output); the exit status and the delivery log say how it went
+                        """),
+                ], arguments: [ArgumentDeclaration("ID", noun: "reminder", reminders)]),
+            CommandDeclaration("history", summary: "recent delivery attempts, newest first", details: """
+                Guest: the last delivery attempts from deliveries.jsonl, newest first: time, reminder, \
+                outcome and detail. Account: the server's notification history (the last good copy, marked, \
+                when the server cannot be reached).
+                """, options: [
+                    OptionDeclaration("--limit", short: "-n", value: ValueDeclaration("COUNT", .wholeNumber(minimum: 1, maximum: .max, unit: nil)),
+                                      summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),
+                    OptionDeclaration("--json", summary: "one JSON object per line"),
+                ]),
+            CommandDeclaration("test", summary: "show a test notification now and say whether it worked", details: """
+                Sends a test notification through the same path scheduled reminders use and reports the \
+                outcome; exits 1 with the reason when it could not be shown. It is logged, but it does not \
+                count as the day's reminder. Nothing is sent while the permission is Not decided or Don't \
+                allow: it says so and exits 1 (`notif permission allow` first).
+                """),
+            CommandDeclaration("daemon", summary: "the built-in scheduler, for machines without systemd or cron", details: """
+                Runs in the foreground and shows the reminders in notif's built-in schedule (the embedded \
+                scheduler) at their time. Between reminders it sleeps: an absolute timer on the real-time \
+                clock, which a clock change or a resume from suspend cancels, and file change notices for \
+                the time zone (/etc/localtime or TZ's file), settings.json and the schedule wake it; nothing \
+                else does. At start, after a clock jump and after a zone change it shows a reminder missed \
+                earlier the same day, once. SIGTERM or Ctrl-C stops it (exit 0); SIGHUP makes it look again. \
+                Only one runs per user: a second one exits 1.
+
+                Without a desktop, start it from a login script, e.g. in ~/.profile:
+
+                  notif daemon >/dev/null 2>&1 &
+                """, options: [
+                    OptionDeclaration("--poll-interval", value: ValueDeclaration("SECONDS", .wholeNumber(minimum: 10, maximum: 7 * 24 * 3600, unit: "seconds")),
+                                      summary: """
+                                        Account projects: how often to ask the server for new notifications \
+                                        (10 to 604800, default 300); new ones are shown while notifications \
+                                        are allowed. Checked only in Account projects; with \
+                                        --install-autostart it is written into the entry
+                                        """, environment: "NOTIF_POLL_INTERVAL", checkedByCommand: true),
+                    OptionDeclaration("--install-autostart", summary: """
+                        write $XDG_CONFIG_HOME/autostart/notif-daemon.desktop, so the desktop starts the \
+                        daemon at each login, and exit
+                        """),
+                    OptionDeclaration("--remove-autostart", summary: "remove that entry, and exit"),
+                ], exclusive: [["--install-autostart", "--remove-autostart"], ["--remove-autostart", "--poll-interval"]]),
+            CommandDeclaration("reset", summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
+                Says what it removed. Files notif did not write are left alone. Your settings are kept: \
+                `notif apply` (or a change on the page) schedules the reminders again. Run it before \
+                removing notif, so no entry is left behind. Exits 1, saying what is still there, when \
+                something could not be removed.
+                """, options: [
+                    OptionDeclaration("--entries", summary: """
+                        remove notif's block from your crontab, its systemd user timers and services (with \
+                        their enable links and timer stamps), the built-in schedule and the autostart entry \
+                        of `notif daemon`
+                        """),
+                ], required: ["--entries"]),
+            CommandDeclaration("account", summary: "Account projects: log in to the server, log out, show the device registration", details: """
+                In Account projects `notif history` shows the server's notification history and `notif \
+                daemon` polls it.
+                """, subcommands: [
+                    CommandDeclaration("login", summary: "switch to an Account project on URL", details: """
+                        The URL is https://, or http:// on this machine only. The auth token is read from \
+                        NOTIF_AUTH_TOKEN or stdin (typed without echo on a terminal), never from the command \
+                        line, and kept 0600 in the state directory. Every Guest reminder is cancelled at \
+                        once, and this device's token is registered with POST /api/v1/app/device-tokens \
+                        (retried by `notif apply` if it fails).
+                        """, options: [
+                            OptionDeclaration("--server", value: ValueDeclaration("URL", .text), summary: "the server's address"),
+                        ], required: ["--server"]),
+                    CommandDeclaration("logout", summary: "unregister this device (best effort), forget the token, switch back to Guest and re-apply the Guest settings"),
+                    CommandDeclaration("status", summary: "the server, whether a token is saved, and the registration state"),
+                ], subcommandNoun: "account action"),
+            CommandDeclaration("completion", summary: "print a shell completion script (bash, zsh or fish)", details: """
+                The script completes commands, options, setting names and values from the same declaration \
+                the command line is parsed with. `make install` and the Debian package install them; to try \
+                one in the running shell:
+
+                  source <(notif completion bash)
+                """, arguments: [
+                    ArgumentDeclaration(nil, noun: "shell", .choice(shells.map { Choice($0) })),
+                ]),
+            CommandDeclaration("help", summary: "this help, or one command's", details: """
+                Shows the overview, or the details of COMMAND (the same as `notif COMMAND --help`).
+                """, arguments: [ArgumentDeclaration("COMMAND", noun: "command", .commandName, optional: true)]),
+            CommandDeclaration(reminderActionsCommand, summary: "the detached waiter for a reminder's buttons", options: [
+                OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds to show it in"),
+                OptionDeclaration("--wait-at-most", value: ValueDeclaration("SECONDS", .positiveNumber), summary: "seconds to wait for a button"),
+            ], arguments: [ArgumentDeclaration("ID", noun: "reminder", reminders)], hidden: true),
+        ]
+    }
+
+    static let description = """
+        notif keeps the Notifications settings of a Guest project (Push Notifications, Tips & \
+        Updates, Queue alerts, Promotions, Sound, Vibration) and turns them into real scheduled \
+        entries. While Push Notifications is on, Tips & Updates is on and notifications are allowed, a \
+        reminder is shown every day at 09:00 local time through the desktop notification service. Only \
+        Tips & Updates schedules anything; the other settings are saved preferences.
+
+        With no command, notif opens the Notifications page in the terminal (the onboarding wizard \
+        first, on first start). Keys: Up/Down (k/j, Tab) move, Space/Enter toggle or open the Sound \
+        list, Left/Right (h/l) turn off/on or cycle the sound, p permission, t test notification, s the \
+        scheduler chooser (also a click on the Scheduler: line), H history, r retry after an error, ? \
+        help, q or Esc quit (Esc closes a dialog first; with a change that could not be saved, it asks: \
+        Save again or Quit anyway), Ctrl-C quits from anywhere, Ctrl-Z suspends (fg returns); \
+        Shift-Tab moves back. In dialogs Left/Right/Tab move, Enter chooses, a/d answer the permission \
+        prompt. In History, Enter shows an entry whole. Alt with a key does nothing: only Esc alone \
+        closes or quits. A mouse click acts like Space. Quitting with a change that is not saved prints \
+        what was lost and exits 1.
+
+        The saved choice of scheduler is the scheduler setting (`notif set scheduler`). With auto (the \
+        default) notif keeps the entries on the scheduler that holds them while it can still hold them \
+        (its program is there and allowed; for systemd, the machine runs systemd; for the built-in \
+        scheduler, `notif daemon` runs or starts at login); when it cannot, or when nothing holds them \
+        yet, it picks systemd when a user manager runs, then cron when its daemon runs and crontab is \
+        allowed, else the built-in scheduler. --scheduler and NOTIF_SCHEDULER override it for one run.
+        """
+
+    static let files: [(path: String, summary: String, more: String)] = [
+        ("$XDG_CONFIG_HOME/notif/settings.json", "settings (default ~/.config/notif/settings.json)", """
+            Written atomically, mode 0600. A file that cannot be read as settings is renamed to \
+            settings.json.corrupt-<UTC time> and the defaults are used.
+            """),
+        ("$XDG_STATE_HOME/notif/", "delivery log and state (default ~/.local/state/notif/)", """
+            The delivery log is deliveries.jsonl; among the state is scheduler: the scheduler holding \
+            notif's entries and the saved choice they were put there under.
+            """),
+        ("~/.config/systemd/user/notif-*", "user timers and services for systemd", """
+            There whatever XDG_CONFIG_HOME says (a user manager reads only that place). Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
+            is set) and the service it starts, which runs deliver --catch-up while notif's program is there \
+            (ConditionFileIsExecutable=). Enabled with systemctl --user; without a running user manager \
+            the timer starts with the manager at the next login.
+            """),
+        ("$XDG_STATE_HOME/notif/embedded/", "the built-in schedule run by `notif daemon`", """
+            One file per reminder and configuration.
+            """),
+        ("crontab", "with cron, notif's lines in your crontab", """
+            Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \
+            block TAG" and "# END notif managed block TAG" (TAG: a hash of the settings path); other lines \
+            are not touched. Each reminder has a daily line per system-zone time that is 09:00 in your \
+            zone (on the days the system clock falls back through that time, an hourly line as well: cron \
+            runs no fixed-time line in a repeated hour), and an @reboot line running deliver --catch-up, \
+            each run only while notif's program is there.
+            """),
+    ]
+
+    static let environment: [(name: String, summary: String)] = [
+        ("NOTIF_AUTH_TOKEN", "the auth token for `notif account login`"),
+        ("XDG_CONFIG_HOME, XDG_STATE_HOME, TZ, NO_COLOR, ESCDELAY", """
+            as usual; relative XDG values are ignored. Scheduled entries carry absolute XDG directories, a \
+            HOME other than the password database's and TZ, so they read the same files and the reminder \
+            comes at 09:00 in your zone whatever zone the scheduler runs in
+            """),
+    ]
+
+    static let manualSections: [(title: String, text: String)] = [
+        ("CATCH-UP", """
+            A reminder missed while the machine was off (or asleep) is shown once when the scheduler next \
+            starts, only if it is still the same local day and past the reminder's time; missed days are \
+            never shown, and the next reminder stays at 09:00. cron runs the catch-up from its @reboot \
+            line, systemd when Persistent=true fires a missed run (so a boot on a later day before 09:00 \
+            shows nothing), `notif daemon` when it starts and after a clock jump.
+            """),
+    ]
+}

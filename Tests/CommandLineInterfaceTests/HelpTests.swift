@@ -1,0 +1,67 @@
+import Testing
+@testable import CommandLineInterface
+import SharedLogic
+
+@Suite struct HelpTests {
+    let declaration = NotifCommandLine.declaration
+
+    @Test func everyVisibleCommandHasUsageAndHelpAndTheHiddenOneNeither() {
+        for command in declaration.visibleCommands {
+            let help = declaration.help(command)
+            #expect(help.hasPrefix("Usage: notif \(command.name)"), "\(help)")
+            #expect(declaration.overview.contains("\n  " + command.name), "\(command.name) is not in the overview")
+        }
+        #expect(!declaration.overview.contains(NotifCommandLine.reminderActionsCommand))
+        #expect(declaration.visibleCommands.count == declaration.commands.count - 1)
+    }
+
+    @Test func usageLinesComeFromTheOptionsAndArguments() {
+        let usages = Dictionary(uniqueKeysWithValues: declaration.visibleCommands.map { ($0.name, declaration.usage($0)) })
+        #expect(usages["status"] == "notif status [--json]")
+        #expect(usages["set"] == "notif set SETTING VALUE")
+        #expect(usages["permission"] == "notif permission allow|deny|reset|status")
+        #expect(usages["deliver"] == "notif deliver [--catch-up] [--quiet] ID")
+        #expect(usages["history"] == "notif history [-n COUNT] [--json]")
+        #expect(usages["daemon"] == "notif daemon [--poll-interval SECONDS] [--install-autostart|--remove-autostart]")
+        #expect(usages["reset"] == "notif reset --entries")
+        #expect(usages["account"] == "notif account login --server URL | logout | status")
+        #expect(usages["completion"] == "notif completion bash|zsh|fish")
+        #expect(usages["help"] == "notif help [COMMAND]")
+        #expect(declaration.usage == "notif [--scheduler systemd|cron|embedded] [COMMAND [ARGS]]")
+    }
+
+    /// Every option of every command is in its help, with its environment variable; the
+    /// setting names and values come from `Setting.all`.
+    @Test func helpListsEveryOptionAndEverySetting() {
+        for command in declaration.visibleCommands {
+            let help = declaration.help(command)
+            for option in command.options + command.subcommands.flatMap(\.options) {
+                #expect(help.contains("  " + option.tableForm), "\(command.name): \(option.long) missing from\n\(help)")
+                if let variable = option.environment { #expect(help.contains(variable)) }
+            }
+        }
+        let history = declaration.help(declaration.command("history")!)
+        #expect(history.contains("-n, --limit COUNT"))
+        let set = declaration.help(declaration.command("set")!)
+        for setting in Setting.all {
+            #expect(set.contains("  " + Wording.padded(setting.name, to: 20) + setting.values.joined(separator: "|")), "\(setting.name)")
+        }
+        let permission = declaration.help(declaration.command("permission")!)
+        #expect(permission.contains("  deny ") && !permission.contains("  grant "))
+    }
+
+    @Test func helpLinesFitAnEightyColumnTerminal() {
+        for command in declaration.visibleCommands {
+            for line in declaration.help(command).split(separator: "\n") where !line.hasPrefix("Usage:") && !line.hasPrefix("Not together:") {
+                #expect(line.count <= 79, "\(command.name): \(line)")
+            }
+        }
+    }
+
+    @Test func wrappingKeepsWordsWholeAndTablesAligned() {
+        #expect(Wording.wrap("aaa bbb ccc", width: 7) == ["aaa bbb", "ccc"])
+        #expect(Wording.wrap("abcdefghij k", width: 5) == ["abcdefghij", "k"])
+        #expect(Wording.table([("-a", "one two three four five six"), ("--bb", "x")], width: 16) == "  -a    one two three four\n        five six\n  --bb  x")
+        #expect(Wording.list(["a", "b", "c"]) == "a, b or c" && Wording.list(["a"]) == "a")
+    }
+}
