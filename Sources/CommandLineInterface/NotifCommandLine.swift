@@ -74,13 +74,14 @@ public enum NotifCommandLine {
                         use), schedulerChoice (the saved choice), planned, installed, inSync, nextReminder \
                         (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced, \
                         schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the \
-                        Fires: words), nextReminderNone, warnings, and account (server and registration) in \
+                        Fires: words), cannotFire (entries that are there but cannot fire: reason and \
+                        message), nextReminderNone, warnings, and account (server and registration) in \
                         Account projects
                         """),
                 ]),
             CommandDeclaration("set", summary: "change a setting, then apply it", details: """
-                The change is saved at once, then the scheduler is brought in line with the settings. Tips \
-                & Updates schedules a daily reminder at 09:00 local time while Push Notifications is on and \
+                The change is saved at once, then the scheduler is brought in line with the settings. \
+                \(NotifCatalog.standard.remindersScheduled) while Push Notifications is on and \
                 notifications are allowed (`notif permission allow`). Queue alerts, Promotions, Sound and \
                 Vibration are saved preferences and never change what is scheduled.
 

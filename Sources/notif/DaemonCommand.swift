@@ -2,6 +2,7 @@ import AccountClient
 import CommandLineInterface
 import Glibc
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// `notif daemon`: runs the built-in scheduler in the foreground until SIGTERM/SIGINT, or
@@ -132,7 +133,7 @@ extension Commands {
             let wrote = try Autostart.install(command: command, paths: context.paths)
             output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."
                               : "\(path) is already in place: notif daemon starts at each desktop login.")
-            if command.contains(where: { $0.contains("/.build/") }) {
+            if command.contains(where: NotifProgram.isInBuildFolder) {
                 output.warn("the autostart entry runs notif from a build folder; run `make install`, then `notif daemon --install-autostart` from the installed notif")
             }
             return .success

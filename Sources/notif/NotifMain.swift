@@ -1,6 +1,7 @@
 import AccountClient
 import CommandLineInterface
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// The command line: parse, dispatch, and turn every outcome into an exit code.

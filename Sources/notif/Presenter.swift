@@ -68,9 +68,9 @@ struct Presenter {
     }
 
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
-        let when = reminder.map { "daily at \($0.time)" } ?? "its entry"
+        let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
-            reminder.map { "; next " + ReminderClock.nextFire(of: $0.time, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
+            reminder.map { "; next " + ReminderClock.nextFire(of: $0, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
         }
         switch result {
         case .installed: return "scheduled \(when) with \(scheduler)\(next)"

@@ -21,7 +21,7 @@ import SettingsUI
     func state(_ change: (inout AppState) -> Void = { _ in }) -> AppState {
         var p = NotificationPreferences()
         p.onboardingCompleted = true
-        var state = AppState(preferences: p, status: SchedulerStatus(scheduler: "cron"), size: TerminalSize(width: 80, height: 24), unicode: true)
+        var state = AppState(preferences: p, status: SchedulerStatus(scheduler: .cron), size: TerminalSize(width: 80, height: 24), unicode: true)
         change(&state)
         return state
     }

@@ -106,6 +106,7 @@ import Testing
 
     @Test func statusJSONHasANonGMTOffsetUnderTZ() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         _ = try sandbox.notif(["permission", "grant"])
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"]).status == 0)
         for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Europe/Berlin", ["+01:00", "+02:00"])] {

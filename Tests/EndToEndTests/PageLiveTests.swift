@@ -16,6 +16,7 @@ import Testing
 
     @Test func notifSetFromAnotherShellShowsWithinASecond() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
         let pane = try open(sandbox)
         try pane.waitFor("Next reminder: none — off (Tips & Updates is off)")
@@ -61,6 +62,7 @@ import Testing
 
     @Test func twoPagesFollowEachOther() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
         let a = try open(sandbox)
         let b = try open(sandbox)

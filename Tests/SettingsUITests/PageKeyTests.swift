@@ -121,7 +121,7 @@ import SharedLogic
         s.settles = false
         #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.tipsAndUpdates, true)])])
         #expect(s.send(.saved(s.state.preferences)) == [.apply(choosing: false)])
-        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: []),
+        s.send(.applied(status: SchedulerStatus(scheduler: .cron, installed: []),
                         problem: "Not scheduled: `crontab -` failed (exit status 1: disk full); your crontab was not changed"))
         let canvas = s.canvas
         #expect(canvas.text.contains("Not scheduled: `crontab -` failed"))
@@ -130,7 +130,7 @@ import SharedLogic
         #expect(canvas.text.contains("Next reminder: none — not scheduled yet"))
         assertSnapshot(canvas, named: "page-error")
         #expect(s.press(.char("r")) == [.apply(choosing: false)])
-        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: SchedulerStatus.cronFiring.nextFire), problem: nil))
+        s.send(.applied(status: SchedulerStatus(scheduler: .cron, installed: ["tips-and-updates"], nextFire: SchedulerStatus.nine), problem: nil))
         #expect(s.state.error == nil)
         #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
         #expect(s.press(.char("r")).isEmpty, "nothing to retry")

@@ -6,7 +6,7 @@ import SharedLogic
 @Suite struct SchedulerChooserTests {
     /// What the shell reports on a machine with cron only: auto keeps cron.
     static let cronHolds = SchedulerStatus(
-        scheduler: "cron", installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.cronFiring.nextFire,
+        scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.nine,
         options: [
             SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
             SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
@@ -87,7 +87,7 @@ import SharedLogic
         s.settles = false
         s.press(.char("s"), .down, .enter)
         var moved = Self.cronHolds
-        moved.scheduler = "systemd"
+        moved.facts.scheduler = .systemd
         moved.moved = "Moved the reminder from cron to systemd: you chose systemd."
         s.send(.saved(s.state.preferences))
         s.send(.applied(status: moved, problem: nil))
@@ -101,7 +101,7 @@ import SharedLogic
     @Test func theMoveIsSaidUntilTheNextApplyOrChange() {
         let line = "Moved the reminder from cron to systemd: you chose systemd."
         var moved = Self.cronHolds
-        moved.scheduler = "systemd"
+        moved.facts.scheduler = .systemd
         moved.moved = line
         func afterTheMove() -> Script {
             var s = script()
@@ -184,7 +184,7 @@ import SharedLogic
     /// it is not usable, as measured; cron with no daemon is usable but not running.
     @Test func anOverrideIsToldAsSuch() {
         var status = Self.cronHolds
-        status.scheduler = "embedded"
+        status.facts.scheduler = .embedded
         status.overridden = true
         status.options[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
         var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)

@@ -116,9 +116,9 @@ struct Script {
 
 extension SchedulerStatus {
     /// cron holding whatever is planned, next firing Mon 30 Nov 09:00.
-    static let cronFiring = SchedulerStatus(
-        scheduler: "cron", installed: nil, warnings: [],
-        nextFire: ["tips-and-updates": LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)])
+    static let cronFiring = SchedulerStatus(scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: nine)
+    /// Tips & Updates next fires Mon 30 Nov 09:00.
+    static let nine = ["tips-and-updates": LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)]
 }
 
 extension NotificationPreferences {

@@ -40,9 +40,16 @@ public struct CronGateway: LocalNotificationGateway {
 
     /// The system-zone times at which `entry` runs: its time, or for a user in another zone
     /// (`TZ` set) each system-zone time that is its time there on some day ahead.
-    public func times(_ entry: ScheduledEntry) -> [DailyTime] {
-        guard entry.zoneVariable != nil else { return [entry.reminder.time] }
-        return SchedulerTimes.times(of: entry.reminder.time, in: entry.zone, seenFrom: systemZone(), from: clock.now())
+    public func times(_ entry: ScheduledEntry) -> [DailyTime] { slots(entry).map(\.time) }
+
+    /// The system-zone (days and) times at which `entry` runs: its own, or for a user in another
+    /// zone each one that is its day and time there.
+    public func slots(_ entry: ScheduledEntry) -> [SchedulerTimes.Slot] {
+        guard entry.zoneVariable != nil else {
+            let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+            return [SchedulerTimes.Slot(time: entry.reminder.time, weekday: weekday)]
+        }
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone(), from: clock.now())
     }
 
     /// The runs `entry` needs on the days the system clock falls back, when its time in the
@@ -61,13 +68,18 @@ public struct CronGateway: LocalNotificationGateway {
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
         let daily = try CronCommand.guarded(entry.command, program: entry.program)
-        for time in times(entry) { text += CronCommand.schedule(time) + " " + daily + "\n" }
+        for slot in slots(entry) { text += CronCommand.schedule(slot) + " " + daily + "\n" }
         for run in repeatedHourRuns(entry) { text += CronCommand.schedule(run) + " " + daily + "\n" }
         return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        let program = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.compactMap { CronCommand.program(inLine: String($0)) }.first
+        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone))
+    }
+
     /// `cron: 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`, from the installed lines.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules) -> String? {
         let lines = installed.split(separator: "\n")
         let times = lines.compactMap { line -> DailyTime? in
             let fields = line.split(separator: " ", maxSplits: 2)

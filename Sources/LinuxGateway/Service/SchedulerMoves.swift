@@ -22,7 +22,7 @@ extension ReminderService {
                 moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: [ReminderOutcome(id: "(\(kind.rawValue) entries)", result: .failed(error.message))])))
                 continue
             }
-            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: entry(for:))))
+            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, reminders: reminders, entry: entry(for:))))
         }
         return moves
     }
@@ -32,7 +32,7 @@ extension ReminderService {
     public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
         try underApplyLock { loaded in
             guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-            return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: entry(for:))
+            return LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: entry(for:))
         }
     }
 }

@@ -88,15 +88,25 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         "[timer]\n" + (timer ?? "(missing)\n") + "[service]\n" + (service ?? "(missing)\n") + (enabled ? "" : "(not enabled)\n")
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        // Only untagged units of an earlier notif are there when the text starts with the note.
+        let tag = text.hasPrefix(Self.untaggedNote) ? nil : owner.tag
+        return InstalledEntry(id: id, current: false, enabled: isEnabled(SystemdUnits.timerName(id, tag: tag)),
+                              program: SystemdUnits.conditionProgram(inService: text),
+                              firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
+    }
+
     /// `systemd timer at *-*-* 09:00:00 Asia/Kolkata`, from the installed timer.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules, time: DailyTime? = nil) -> String? {
         let calendars = SystemdUnits.calendars(inTimer: installed)
         guard !calendars.isEmpty else { return nil }
         var text = "systemd timer at " + calendars.joined(separator: " and ")
-        if calendars.count > 1 || !calendars.contains(where: { $0.split(separator: " ").count > 2 }) {
+        // A calendar that names its zone ends in the zone, not in the time.
+        let namesZone = calendars.contains { !($0.split(separator: " ").last?.contains(":") ?? true) }
+        if calendars.count > 1 || !namesZone {
             text += " (the user manager's zone, \(systemZone().name))"
         }
-        if calendars.count > 1 { text += "; the first run at or after 09:00 in \(userZone.name) shows it" }
+        if calendars.count > 1 { text += "; the first run at or after \(time ?? DailyTime(hour: 9, minute: 0)) in \(userZone.name) shows it" }
         if installed.hasPrefix(Self.untaggedNote) { text += "; units of an earlier notif, which `notif apply` replaces" }
         return text
     }

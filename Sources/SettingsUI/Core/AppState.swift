@@ -38,7 +38,7 @@ public enum Button: Equatable, Hashable, Sendable {
         case .saveAgain: return "Save again"
         case .quitAnyway: return "Quit anyway"
         case .next: return "Continue"
-        case .turnOn: return "Turn on Tips & Updates"
+        case .turnOn: return "Turn on \(OnboardingOffer.reminder.title)"
         case .notNow: return "Not now"
         }
     }
@@ -74,6 +74,8 @@ public struct Notice: Equatable, Sendable {
 /// The whole UI state: pure data, rendered by `render` and changed only by `update`.
 public struct AppState: Equatable, Sendable {
     public var preferences: NotificationPreferences
+    /// The toggles and reminders the page shows (`NotifCatalog.standard`; tests pass a longer one).
+    public var catalog: NotifCatalog = .standard
     public var screen: Screen = .page
     public var dialog: Dialog?
     public var focus: PageRow = .pushNotifications

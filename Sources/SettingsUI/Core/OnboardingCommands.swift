@@ -40,9 +40,9 @@ extension AppState {
                 wizardFocus = wizardButtons.first ?? .next
             }
         case .onboarding(.guestReminders):
-            if button == .turnOn && !preferences.tipsAndUpdates {
+            if button == .turnOn && !preferences[OnboardingOffer.toggle] {
                 // Turning it on follows the Guest prompt rules: the prompt finishes the wizard.
-                change(.toggle(.tipsAndUpdates, true), effects: &effects)
+                change(.toggle(OnboardingOffer.toggle, true), effects: &effects)
                 if dialog == nil { finishOnboarding(effects: &effects) }
             } else {
                 finishOnboarding(effects: &effects)

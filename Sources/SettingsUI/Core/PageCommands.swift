@@ -68,7 +68,9 @@ extension AppState {
         var index = focus.rawValue
         while true {
             index += step
-            guard let row = PageRow(rawValue: index) else { return }
+            let rows = PageRow.rows(in: catalog)
+            guard rows.indices.contains(index) else { return }
+            let row = rows[index]
             if row.isEnabled(in: preferences) {
                 focus = row
                 return
@@ -146,7 +148,7 @@ extension AppState {
     /// are elsewhere (a one-off `--scheduler` put them there): it moves them back.
     mutating func chooseScheduler(_ choice: SchedulerPreference, effects: inout [Effect]) {
         dialog = nil
-        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler != choice.rawValue
+        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler?.rawValue != choice.rawValue
         if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
     }
 

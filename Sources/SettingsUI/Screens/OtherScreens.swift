@@ -43,10 +43,13 @@ enum OnboardingScreen {
                 "You can change it, and every other setting, on the Notifications page.",
             ]
         case .guestReminders:
-            text = [
-                "Tips & Updates is a daily reminder at 09:00, your local time.",
+            let offered = OnboardingOffer.reminder
+            text = NotifCatalog.standard.reminders.map { reminder in
+                let day = if case .weekly(let day) = reminder.recurrence { "on \(day.name)s " } else { "" }
+                return "\(reminder.title) is a \(reminder.recurrence.adjective) reminder \(day)at \(reminder.time), your local time."
+            } + [
                 "Reminders ask for permission the first time one is turned on; you can change every setting later on the Notifications page.",
-                "Turn on Tips & Updates now?",
+                "Turn on \(offered.title) now?",
             ]
         case .accountPermission:
             let permission = state.preferences.permission

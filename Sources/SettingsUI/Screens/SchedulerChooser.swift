@@ -7,7 +7,7 @@ enum SchedulerChooser {
     /// shortened to fit `width` (the key first, then the note).
     static func line(_ state: AppState, fitting width: Int) -> String {
         let status = state.status
-        let inUse = status.scheduler ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
+        let inUse = status.scheduler?.rawValue ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
         let saved = state.preferences.scheduler
         var note: String?
         if status.checked {
@@ -15,7 +15,7 @@ enum SchedulerChooser {
                 note = "--scheduler"
             } else if saved == .auto {
                 note = "auto"
-            } else if saved.rawValue == status.scheduler {
+            } else if saved.rawValue == status.scheduler?.rawValue {
                 note = "chosen"
             } else if status.scheduler != nil {
                 note = "kept; chosen: \(saved.rawValue)"
@@ -47,7 +47,7 @@ enum SchedulerChooser {
         } else {
             text = option.waiting ? "usable, not running yet" : "usable"
         }
-        if choice.rawValue == state.status.scheduler {
+        if choice.rawValue == state.status.scheduler?.rawValue {
             text += state.status.overridden ? ", in use for this run" : ", in use"
         }
         return text
@@ -57,7 +57,7 @@ enum SchedulerChooser {
         let choices = SchedulerPreference.allCases
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
-        let overridden = state.status.overridden ? state.status.scheduler : nil
+        let overridden = state.status.overridden ? state.status.scheduler?.rawValue : nil
         let reasonRows = overridden == nil ? 3 : 5
         let height = choices.count + reasonRows + 5
         let top = max(1, (canvas.height - height) / 2)

@@ -26,6 +26,37 @@ public enum SchedulerTimes {
         return result.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
     }
 
+    /// A wall-clock time in the scheduler's zone, and for a weekly reminder the day there.
+    public struct Slot: Hashable, Sendable {
+        public var time: DailyTime
+        /// nil: every day.
+        public var weekday: Weekday?
+        public init(time: DailyTime, weekday: Weekday? = nil) {
+            self.time = time
+            self.weekday = weekday
+        }
+    }
+
+    /// The distinct (day and) times in `schedulerZone` at which `reminder` happens in `userZone`
+    /// from `start` to the horizon. A weekly reminder's day there may differ from its day for the
+    /// user (Monday 02:00 in Tokyo is Sunday in UTC).
+    public static func slots(of reminder: LocalReminder, in userZone: ZoneRules, seenFrom schedulerZone: ZoneRules,
+                             from start: Instant, horizonDays: Int64 = horizonDays) -> [Slot] {
+        guard case .weekly = reminder.recurrence else {
+            return times(of: reminder.time, in: userZone, seenFrom: schedulerZone, from: start, horizonDays: horizonDays).map { Slot(time: $0) }
+        }
+        let end = start.seconds + horizonDays * 86_400
+        let switches = userZone.switches(after: start.seconds, through: end) + schedulerZone.switches(after: start.seconds, through: end)
+        var result = Set<Slot>()
+        for point in [start.seconds] + switches {
+            let fire = ReminderClock.nextFire(of: reminder, after: Instant(seconds: point - 1), in: userZone)
+            guard fire.seconds <= end else { continue }
+            let local = schedulerZone.localDateTime(of: fire)
+            result.insert(Slot(time: DailyTime(hour: local.hour, minute: local.minute), weekday: Weekday(of: local.date)))
+        }
+        return result.sorted { ($0.weekday?.rawValue ?? 0, $0.time.hour, $0.time.minute) < ($1.weekday?.rawValue ?? 0, $1.time.hour, $1.time.minute) }
+    }
+
     /// How far ahead the days on which the scheduler's zone falls back are looked at: 28 years,
     /// a whole cycle of weekdays and leap years, so that a rule like "the last Sunday of
     /// October" yields every date it can fall on and the lines do not change from year to year.
