@@ -102,6 +102,8 @@ import Testing
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
         #expect(try sandbox.notif(["apply"], ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "embedded"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: sandbox.embeddedEntry))
+        // The built-in entry has a time only when something runs it: the daemon starts at login.
+        try sandbox.daemonStartsAtLogin()
         let pane = try TmuxPane(notifCommand(env: env(sandbox)), width: 220, height: 40)
         try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
         try sandbox.write("{ broken", to: sandbox.settingsPath)
