@@ -18,7 +18,7 @@ public enum SystemdCommand {
 
     /// `text` for a unit file value where specifiers are expanded (`Description=`, paths): `%` doubled.
     public static func escapeSpecifiers(_ text: String) -> String {
-        text.replacingAll("%", with: "%%")
+        text.replacing("%", with: "%%")
     }
 
     static func word(_ word: String, isProgram: Bool) -> String {

@@ -39,7 +39,7 @@ public enum TerminalText {
 
     /// `safe(text)` in double quotes (a quote inside is escaped too).
     public static func quoted(_ text: String, limit: Int = 80) -> String {
-        "\"" + safe(text, limit: limit).replacingAll("\"", with: "\\\"") + "\""
+        "\"" + safe(text, limit: limit).replacing("\"", with: "\\\"") + "\""
     }
 
     /// Whether `scalar` is one that must never reach a terminal or a notification as is: C0
