@@ -98,12 +98,6 @@ struct PageEffects: Sendable {
             }
     }
 
-    /// The first frame does not wait for the time zone (a file to read and parse) or the
-    /// scheduler: it says "checking…" for the few milliseconds until the apply that follows.
-    func quickStatus() -> SchedulerStatus {
-        SchedulerStatus(checked: false)
-    }
-
     func status(from outcome: ApplyOutcome) -> SchedulerStatus {
         let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
         let installed = outcome.choice.kind == nil ? nil : Set(outcome.report.outcomes.compactMap { item -> String? in
