@@ -5,7 +5,7 @@ import Storage
 /// clock, the zone, the files and the programs run.
 public struct NotifContext: Sendable {
     public var paths: NotifPaths
-    public var clock: any Clock
+    public var clock: any WallClock
     /// The time zone, read from the system the first time it is needed (most runs never do).
     public var zone: ZoneRules {
         get { zoneSource.value }
@@ -41,7 +41,7 @@ public struct NotifContext: Sendable {
     public var isExecutable: @Sendable (String) -> Bool = { FileIO.isExecutable($0) }
 
     public init(
-        paths: NotifPaths, clock: any Clock, zone: ZoneRules, runner: any ProcessRunner,
+        paths: NotifPaths, clock: any WallClock, zone: ZoneRules, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
         probe: @escaping @Sendable () -> SchedulerProbe, executable: String?
     ) {
@@ -50,7 +50,7 @@ public struct NotifContext: Sendable {
     }
 
     private init(
-        paths: NotifPaths, clock: any Clock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
+        paths: NotifPaths, clock: any WallClock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
         probe: @escaping @Sendable () -> SchedulerProbe, executableSource: Lazy<String?>
     ) {
