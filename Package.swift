@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal", "CommandLineInterface"]),
         // Prints doc/notif.1 from the command-line declaration (`make man`).
         .executableTarget(name: "notif-manual", dependencies: ["CommandLineInterface"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SharedLogic"], path: "Tests/TestSupport"),
         .testTarget(name: "SharedLogicTests", dependencies: ["SharedLogic", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "SharedLogic"]),
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic", "TestSupport"]),

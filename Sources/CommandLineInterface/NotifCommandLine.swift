@@ -74,13 +74,14 @@ public enum NotifCommandLine {
                         use), schedulerChoice (the saved choice), planned, installed, inSync, nextReminder \
                         (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced, \
                         schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the \
-                        Fires: words), nextReminderNone, warnings, and account (server and registration) in \
+                        Fires: words), cannotFire (entries that are there but cannot fire: reason and \
+                        message), nextReminderNone, warnings, and account (server and registration) in \
                         Account projects
                         """),
                 ]),
             CommandDeclaration("set", summary: "change a setting, then apply it", details: """
-                The change is saved at once, then the scheduler is brought in line with the settings. Tips \
-                & Updates schedules a daily reminder at 09:00 local time while Push Notifications is on and \
+                The change is saved at once, then the scheduler is brought in line with the settings. \
+                \(NotifCatalog.standard.remindersScheduled) while Push Notifications is on and \
                 notifications are allowed (`notif permission allow`). Queue alerts, Promotions, Sound and \
                 Vibration are saved preferences and never change what is scheduled.
 
@@ -174,15 +175,24 @@ public enum NotifCommandLine {
                     OptionDeclaration("--remove-autostart", summary: "remove that entry, and exit"),
                 ], exclusive: [["--install-autostart", "--remove-autostart"], ["--remove-autostart", "--poll-interval"]]),
             CommandDeclaration("reset", summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
-                Says what it removed. Files notif did not write are left alone. Your settings are kept: \
-                `notif apply` (or a change on the page) schedules the reminders again. Run it before \
-                removing notif, so no entry is left behind. Exits 1, saying what is still there, when \
-                something could not be removed.
+                Removes every entry notif wrote for you, whichever configuration (XDG_CONFIG_HOME) wrote it, \
+                and says what it removed and where it looked. Files notif did not write are left alone. \
+                Your settings are kept: `notif apply` (or a change on the page) schedules the reminders again.
+
+                Where it looks: your crontab and ~/.config/systemd/user hold the entries of every \
+                configuration. Built-in schedules and autostart entries are kept under each configuration's \
+                XDG_STATE_HOME and XDG_CONFIG_HOME: it looks under the defaults (~/.local/state, ~/.config), \
+                the ones set now, and every one that an entry it finds names. One named nowhere is not \
+                found: run it again with that XDG_STATE_HOME or XDG_CONFIG_HOME set.
+
+                Run it before removing notif, so no entry is left behind. Exits 1, saying what is still \
+                there, when something could not be removed (it may still fire).
                 """, options: [
                     OptionDeclaration("--entries", summary: """
-                        remove notif's block from your crontab, its systemd user timers and services (with \
-                        their enable links and timer stamps), the built-in schedule and the autostart entry \
-                        of `notif daemon`
+                        remove every notif block from your crontab (your own lines stay as they were), every \
+                        notif systemd user timer and service (with their enable links and stamps; stopped \
+                        first when a user manager runs), the built-in schedules and the autostart entries of \
+                        `notif daemon`
                         """),
                 ], required: ["--entries"]),
             CommandDeclaration("account", summary: "Account projects: log in to the server, log out, show the device registration", details: """
@@ -255,8 +265,8 @@ public enum NotifCommandLine {
             The delivery log is deliveries.jsonl; among the state is scheduler: the scheduler holding \
             notif's entries and the saved choice they were put there under.
             """),
-        ("$XDG_CONFIG_HOME/systemd/user/notif-*", "user timers and services for systemd", """
-            Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
+        ("~/.config/systemd/user/notif-*", "user timers and services for systemd", """
+            There whatever XDG_CONFIG_HOME says (a user manager reads only that place). Per reminder and configuration a persistent daily timer (with your zone in OnCalendar= when TZ \
             is set) and the service it starts, which runs deliver --catch-up while notif's program is there \
             (ConditionFileIsExecutable=). Enabled with systemctl --user; without a running user manager \
             the timer starts with the manager at the next login.
@@ -268,8 +278,9 @@ public enum NotifCommandLine {
             Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \
             block TAG" and "# END notif managed block TAG" (TAG: a hash of the settings path); other lines \
             are not touched. Each reminder has a daily line per system-zone time that is 09:00 in your \
-            zone, and an @reboot line running deliver --catch-up, each run only while notif's program is \
-            there.
+            zone (on the days the system clock falls back through that time, an hourly line as well: cron \
+            runs no fixed-time line in a repeated hour), and an @reboot line running deliver --catch-up, \
+            each run only while notif's program is there.
             """),
     ]
 

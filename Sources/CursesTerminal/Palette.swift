@@ -6,10 +6,11 @@ import SettingsUI
 struct Palette {
     let colors: Bool
 
-    /// Colour pairs, by number.
+    /// Colour pairs, by number, on the terminal's own background. Only colours that read on a
+    /// dark and a light background alike: switches that are on and warnings are bold in the
+    /// terminal's own foreground, notices plain in it (yellow, green and cyan all but vanish on white).
     private static let pairs: [(Role, Int16)] = [
-        (.on, Int16(COLOR_GREEN)), (.warning, Int16(COLOR_YELLOW)), (.error, Int16(COLOR_RED)),
-        (.notice, Int16(COLOR_CYAN)), (.title, Int16(COLOR_BLUE)), (.rule, Int16(COLOR_BLUE)),
+        (.error, Int16(COLOR_RED)), (.title, Int16(COLOR_BLUE)), (.rule, Int16(COLOR_BLUE)),
     ]
 
     init(useColor: Bool) {

@@ -1,5 +1,5 @@
 /// Where notif keeps its files, by the XDG Base Directory rules (relative values are ignored).
-public struct NotifPaths: Equatable, Sendable {
+public struct NotifPaths: Hashable, Sendable {
     public let home: String
     /// `$XDG_CONFIG_HOME` or `~/.config`.
     public let configHome: String

@@ -33,6 +33,8 @@ public enum PreferencesError: Error, Equatable, Sendable, CustomStringConvertibl
 public struct PreferencesStore: Sendable {
     public let paths: NotifPaths
     public let clock: any WallClock
+    /// The toggles the file holds (`NotifCatalog.standard` unless a test passes a longer table).
+    public var catalog: NotifCatalog = .standard
 
     public init(paths: NotifPaths, clock: any WallClock = SystemClock()) {
         self.paths = paths
@@ -144,7 +146,7 @@ public struct PreferencesStore: Sendable {
             return .corrupt("not valid JSON: \(error)", identity)
         }
         do {
-            let preferences = try PreferencesCodec.decode(document)
+            let preferences = try PreferencesCodec.decode(document, catalog: catalog)
             return .ok(LoadedPreferences(preferences: preferences, document: document, notice: nil))
         } catch {
             if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
@@ -179,7 +181,7 @@ public struct PreferencesStore: Sendable {
     }
 
     private func write(_ preferences: NotificationPreferences, over document: JSONValue?, to path: String) throws(PreferencesError) {
-        let text = JSONWriter.pretty(PreferencesCodec.encode(preferences, over: document))
+        let text = JSONWriter.pretty(PreferencesCodec.encode(preferences, over: document, catalog: catalog))
         do {
             try AtomicFile.write(Array(text.utf8), to: path)
         } catch {

@@ -37,7 +37,10 @@ public enum RunOwnership {
                 return "\(path) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me); notif keeps its files only in directories of yours"
             }
             if path == directory && status.mode & 0o002 != 0 {
-                return "\(directory) may be written by every user (mode \(String(status.mode, radix: 8))); notif keeps its files only where others cannot replace them: use a directory of your own (or `chmod o-w \(directory)`)"
+                // A shared sticky directory like /tmp (or one of root's) must stay writable for
+                // everyone: only a plain directory of one's own may be closed with chmod.
+                let closeIt = status.owner == euid && status.mode & 0o1000 == 0 ? " (or `chmod o-w \(directory)`)" : ""
+                return "\(directory) may be written by every user (mode \(String(status.mode, radix: 8))); notif keeps its files only where others cannot replace them: use a directory of your own\(closeIt)"
             }
         }
         for own in [paths.configDirectory, paths.stateDirectory] {

@@ -38,6 +38,18 @@ public enum SystemTimeZone {
         return ZoneRules(posix: spec) ?? .utc
     }
 
+    /// Why `TZ` (`tz`) names no zone, when it does not: neither a TZif file nor a POSIX TZ rule,
+    /// so times are UTC (as glibc then uses), which the person should be told rather than shown
+    /// UTC as if it were their zone. nil when TZ is unset, empty (UTC by POSIX) or a zone.
+    public static func problem(environment tz: String?, zoneInfoDirectory: String? = nil) -> String? {
+        guard var spec = tz else { return nil }
+        if spec.hasPrefix(":") { spec.removeFirst() }
+        if spec.isEmpty { return nil }
+        if let file = zoneFilePath(for: spec, zoneInfoDirectory: zoneInfoDirectory), readZoneFile(file, name: spec) != nil { return nil }
+        if ZoneRules(posix: spec) != nil { return nil }
+        return "TZ=\(TerminalText.safe(tz ?? "")) is not a time zone notif can find (no such zone file, and not a POSIX TZ rule): times are in UTC; set TZ to a zone such as Europe/Berlin, or unset it for the system zone"
+    }
+
     /// Where the TZif file for `spec` would be, or nil for names refused outright.
     public static func zoneFilePath(for spec: String, zoneInfoDirectory: String?) -> String? {
         if spec.hasPrefix("/") { return spec }

@@ -86,11 +86,12 @@ struct Commands {
         }
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))
-        if !report.firing.isEmpty {
-            let ids = report.firing.keys.sorted()
-            rows.append(("Fires", ids.map { (ids.count > 1 ? "\($0): " : "") + report.firing[$0]! }.joined(separator: "; ")))
+        let firing = report.firing.sorted { $0.key < $1.key }
+        if !firing.isEmpty {
+            rows.append(("Fires", firing.map { (firing.count > 1 ? "\($0.key): " : "") + $0.value }.joined(separator: "; ")))
         }
-        rows.append(("In sync", report.inSync ? "yes" : "no" + (report.outOfSync.isEmpty ? "" : " (\(report.outOfSync.joined(separator: "; ")))")))
+        let outOfSync = report.outOfSync
+        rows.append(("In sync", report.inSync ? "yes" : "no" + (outOfSync.isEmpty ? "" : " (\(outOfSync.joined(separator: "; ")))")))
         rows.append(("Next reminder", report.nextReminder.map {
             "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
         } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
@@ -108,7 +109,7 @@ struct Commands {
     /// `on: 09:00 daily`, or on and why nothing is scheduled.
     static func reminderValue(_ reminder: LocalReminder, report: StatusReport) -> String {
         let p = report.preferences
-        let when = "\(reminder.time) daily"
+        let when = reminder.timeFirst
         guard p[reminder.preference] else {
             return p.mode == .account ? "off" : "off (\(when) when on)"
         }
@@ -120,6 +121,7 @@ struct Commands {
             case .preferenceOff: return "off"
             }
         }
+        if report.reminders.cannotFire[reminder.id] != nil { return "on: \(when), but its entry cannot fire (see Fires)" }
         if report.installed?.contains(reminder.id) == true { return "on: \(when)" }
         return "on, not scheduled yet: `notif apply` installs it"
     }
@@ -242,7 +244,7 @@ struct Commands {
         case .delivered:
             output.line("Test notification \(record.detail).")
             return .success
-        case .skipped, .failed:
+        case .skipped, .failed, .turnedOff:
             output.error("the test notification was not shown: \(record.detail)")
             return .failure
         }

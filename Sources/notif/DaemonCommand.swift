@@ -2,6 +2,7 @@ import AccountClient
 import CommandLineInterface
 import Glibc
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// `notif daemon`: runs the built-in scheduler in the foreground until SIGTERM/SIGINT, or
@@ -91,9 +92,22 @@ extension Commands {
                                     sleeper: sleeper, log: { output.line("notif daemon: " + $0) })
         let poller = AccountPoller(account: account, interval: pollInterval, log: { output.line("notif daemon: " + $0) })
         daemon.onWake = { poller.wake(now: $0) }
+        let isExecutable = context.isExecutable
+        daemon.programGone = { Self.ownProgramGone(isExecutable: isExecutable) }
         daemon.run()
         output.line("notif daemon: stopped")
         return .success
+    }
+
+    /// Why the program this process runs is gone, or nil: /proc/self/exe marks a file that was
+    /// removed or replaced (`apt-get remove`, an upgrade, `make uninstall`) " (deleted)", and its
+    /// path may no longer hold an executable. Unknown (the link cannot be read) is not gone.
+    static func ownProgramGone(isExecutable: (String) -> Bool) -> String? {
+        guard let link = FileIO.symlinkTarget("/proc/self/exe") else { return nil }
+        let path = FileIO.executablePath(fromLink: link)
+        if link.hasSuffix(FileIO.deletedMark) { return "notif's own program \(path) was removed or replaced" }
+        if !isExecutable(path) { return "notif's own program \(path) is no longer an executable file" }
+        return nil
     }
 
     /// The lock, retried briefly: `notif status` probes it with a momentary shared lock.
@@ -119,7 +133,7 @@ extension Commands {
             let wrote = try Autostart.install(command: command, paths: context.paths)
             output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."
                               : "\(path) is already in place: notif daemon starts at each desktop login.")
-            if command.contains(where: { $0.contains("/.build/") }) {
+            if command.contains(where: NotifProgram.isInBuildFolder) {
                 output.warn("the autostart entry runs notif from a build folder; run `make install`, then `notif daemon --install-autostart` from the installed notif")
             }
             return .success

@@ -1,6 +1,7 @@
 import AccountClient
 import CommandLineInterface
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// The command line: parse, dispatch, and turn every outcome into an exit code.
@@ -77,12 +78,15 @@ enum NotifMain {
             return .failure
         }
         let commands = Commands(context: context, output: output)
+        // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
+        let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))
         guard let parsed else {
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.page)
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.page)
         }
         if parsed.path == ["onboarding"] {
-            return PageShell(service: commands.service, account: commands.account, output: output).run(.onboardingOnly)
+            return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.onboardingOnly)
         }
+        if let zoneProblem { output.warn(zoneProblem) }
         return try commands.run(parsed)
     }
 }

@@ -32,12 +32,14 @@ struct Presenter {
         return lines
     }
 
-    /// `Moved the reminder from cron to systemd: you chose systemd.` when this apply moved notif's entries.
+    /// `Moved the reminder from cron to systemd: you chose systemd.` when this apply removed an
+    /// entry from one scheduler and wrote it on another; `Removed the reminder from cron …` when
+    /// nothing is planned and it only removed one; nothing otherwise.
     static func changeLine(_ outcome: ApplyOutcome) -> String? {
         guard let change = outcome.change else { return nil }
-        return LocalReminders.plan(outcome.preferences).isEmpty
-            ? "Scheduler: \(change.to.rawValue) from now on (was \(change.from.rawValue)): \(change.why)."
-            : "Moved the reminder from \(change.from.rawValue) to \(change.to.rawValue): \(change.why)."
+        return change.moved
+            ? "Moved the reminder from \(change.from.rawValue) to \(change.to.rawValue): \(change.why)."
+            : "Removed the reminder from \(change.from.rawValue) (it goes to \(change.to.rawValue) once scheduled again): \(change.why)."
     }
 
     /// Entries that should be gone but could not be removed (or even read), each with what went
@@ -66,9 +68,9 @@ struct Presenter {
     }
 
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
-        let when = reminder.map { "daily at \($0.time)" } ?? "its entry"
+        let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
-            reminder.map { "; next " + ReminderClock.nextFire(of: $0.time, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
+            reminder.map { "; next " + ReminderClock.nextFire(of: $0, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
         }
         switch result {
         case .installed: return "scheduled \(when) with \(scheduler)\(next)"

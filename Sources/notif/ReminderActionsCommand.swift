@@ -29,8 +29,10 @@ extension Commands {
         let id: UInt32
         do {
             bus = try NotificationBus(address: address, deadline: shown)
+            // Its buttons must outlive a glance: 0 is "never expires" (Desktop Notifications
+            // spec), and this waiter takes it away itself at the end of its bounded life.
             id = try bus.notify(summary: reminder.title, body: reminder.body, icon: icon, actions: ReminderAction.allCases,
-                                expireMilliseconds: 10_000, deadline: shown)
+                                expireMilliseconds: 0, deadline: shown)
         } catch {
             Self.status("failed " + error.message)
             return .failure
@@ -39,7 +41,7 @@ extension Commands {
         let limit = SpawnProcessRunner.monotonicNow() + waitAtMost
         switch bus.answer(for: id, until: limit) {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
-        case .action(ReminderAction.settings.rawValue): openSettings(icon: icon)
+        case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
         case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
         case .action, .closed: break
         }
@@ -50,19 +52,32 @@ extension Commands {
     private func turnOff(_ reminder: LocalReminder, icon: String) {
         let said = Captured()
         let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.rawValue, "off")
-        guard code != .success else { return }
+        let what = said.text.split(separator: "\n").joined(separator: "; ")
+        guard code != .success else {
+            record(reminder, .turnedOff, "Turn off pressed on the notification" + (what.isEmpty ? "" : ": " + what))
+            return
+        }
+        record(reminder, .failed, "Turn off pressed on the notification, but it could not be turned off: " + what)
         tell("\(reminder.title) could not be turned off", said.text + "\nRun notif in a terminal to see why.", icon: icon)
     }
 
     /// notif's page in a terminal: `x-terminal-emulator -e notif`, else the desktop entry through
     /// `gio launch`. The display comes from the recorded session when this process has none.
-    private func openSettings(icon: String) {
+    private func openSettings(_ reminder: LocalReminder, icon: String) {
         var environment: [String: String?] = [:]
         if context.lookup("DISPLAY") == nil && context.lookup("WAYLAND_DISPLAY") == nil,
            let text = try? context.state.read(StateFiles.sessionFile) {
             for (name, value) in SessionEnvironment(parsing: text).values where name != "DBUS_SESSION_BUS_ADDRESS" {
                 environment[name] = value
             }
+        }
+        func has(_ name: String) -> Bool { (environment[name] ?? context.lookup(name)).map { !$0.isEmpty } ?? false }
+        // With no display, a terminal cannot open, and `gio launch` exits 0 having opened nothing.
+        guard has("DISPLAY") || has("WAYLAND_DISPLAY") else {
+            let why = "there is no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set, here or in the recorded session)"
+            record(reminder, .failed, "Settings pressed on the notification, but notif's settings could not be opened: " + why)
+            tell("notif's settings could not be opened", why + ".\nRun notif in a terminal.", icon: icon)
+            return
         }
         var tried: [String] = []
         let program = context.executable ?? "notif"
@@ -78,7 +93,13 @@ extension Commands {
             case .failure(let error): tried.append(error.message)
             }
         }
+        record(reminder, .failed, "Settings pressed on the notification, but notif's settings could not be opened: " + tried.joined(separator: "; "))
         tell("notif's settings could not be opened", tried.joined(separator: "; ") + "\nRun notif in a terminal.", icon: icon)
+    }
+
+    /// What a button did, in deliveries.jsonl (`notif history` shows it).
+    private func record(_ reminder: LocalReminder, _ outcome: DeliveryOutcome, _ detail: String) {
+        _ = service.log(reminder.id, kind: .button, now: context.clock.now(), outcome, detail)
     }
 
     private func tell(_ summary: String, _ body: String, icon: String) {

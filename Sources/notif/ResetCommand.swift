@@ -2,8 +2,9 @@ import CommandLineInterface
 import LinuxGateway
 import Storage
 
-/// `notif reset --entries`: removes every entry notif wrote for this user, on every scheduler,
-/// and says what it removed. Run it before removing notif, so nothing is left to fail daily.
+/// `notif reset --entries`: removes every entry notif wrote for this user, of every
+/// configuration it can find, on every scheduler, and says what it removed, where it looked and
+/// what it could not remove. Run it before removing notif, so nothing is left to fail daily.
 extension Commands {
     /// `notif reset --entries` (the declaration requires `--entries`).
     func reset() -> ExitCode {
@@ -14,28 +15,36 @@ extension Commands {
             output.error("nothing was removed: \(error)")
             return .failure
         }
-        var removedAny = false
-        for removal in removals {
-            if !removal.removed.isEmpty {
-                removedAny = true
-                output.line("Removed from \(Self.describe(removal.place)): \(removal.removed.joined(separator: ", ")).")
-            }
-            if let note = removal.note { output.line("\(Wording.capitalizedFirst(Self.describe(removal.place))): \(note).") }
-        }
         let problems = removals.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \($0)" } }
-        if !removedAny && problems.isEmpty {
-            output.line("No entries of notif's were found (crontab, systemd user units, built-in schedule, autostart).")
+        if removals.allSatisfy(\.removed.isEmpty) && problems.isEmpty {
+            output.line("No entries of notif's were found.")
         }
-        if context.probe().embeddedDaemonRunning {
-            output.line("notif daemon is still running, with nothing left to show; stop it, or log out.")
+        for removal in removals where !removal.removed.isEmpty {
+            output.line("Removed from \(Self.describe(removal.place)): \(removal.removed.joined(separator: "; ")).")
         }
+        for removal in removals {
+            for note in removal.notes { output.line("\(Wording.capitalizedFirst(Self.describe(removal.place))): \(note).") }
+        }
+        output.line("Looked in: " + removals.flatMap(\.lookedIn).joined(separator: ", ") + ".")
         for problem in problems { output.error("could not remove from \(problem)") }
         guard problems.isEmpty else {
-            output.error("some entries are still there; `notif reset --entries` tries again")
+            var commands: [String] = []
+            for settings in removals.flatMap(\.retryWith) {
+                let command = "`" + (settings.isEmpty ? "" : "env " + settings.map(Self.quotedAssignment).joined(separator: " ") + " ") + "notif reset --entries`"
+                if !commands.contains(command) { commands.append(command) }
+            }
+            if commands.isEmpty { commands = ["`notif reset --entries`"] }
+            output.error("some entries are still there and may still fire; \(commands.joined(separator: " and ")) \(commands.count > 1 ? "try" : "tries") again")
             return .failure
         }
         output.line("Your settings are kept; `notif apply` schedules the reminders again.")
         return .success
+    }
+
+    /// `NAME='VALUE'` as a shell word.
+    static func quotedAssignment(_ setting: String) -> String {
+        guard let equals = setting.firstIndex(of: "=") else { return CronCommand.shellQuote(setting) }
+        return String(setting[...equals]) + CronCommand.shellQuote(String(setting[setting.index(after: equals)...]))
     }
 
     static func describe(_ place: String) -> String {
@@ -43,7 +52,7 @@ extension Commands {
         case "cron": return "your crontab"
         case "systemd": return "systemd user timers (units, enable links, stamps)"
         case "embedded": return "the built-in schedule"
-        case "autostart": return "the autostart entry"
+        case "autostart": return "the autostart entries of notif daemon"
         default: return place
         }
     }

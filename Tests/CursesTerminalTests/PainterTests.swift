@@ -21,7 +21,7 @@ import SettingsUI
     func state(_ change: (inout AppState) -> Void = { _ in }) -> AppState {
         var p = NotificationPreferences()
         p.onboardingCompleted = true
-        var state = AppState(preferences: p, status: SchedulerStatus(scheduler: "cron"), size: TerminalSize(width: 80, height: 24), unicode: true)
+        var state = AppState(preferences: p, status: SchedulerStatus(scheduler: .cron), size: TerminalSize(width: 80, height: 24), unicode: true)
         change(&state)
         return state
     }
@@ -73,8 +73,19 @@ import SettingsUI
         #expect(Self.terminal.attributes(for: .on) & Self.colourBits == 0, "the suite's terminal paints without colour")
         let colour = Palette(useColor: true)
         #expect(colour.colors, "xterm-256color has colours")
-        #expect(colour.attributes(for: .on) & Self.colourBits != 0)
-        #expect(colour.attributes(for: .on) & notif_a_bold() != 0, "the attribute stays under the colour")
+        #expect(colour.attributes(for: .error) & Self.colourBits != 0)
+        #expect(colour.attributes(for: .error) & notif_a_bold() != 0, "the attribute stays under the colour")
+    }
+
+    /// Readable on a light background too (xterm's default is black on white): what is on,
+    /// warnings and notices are bold in the terminal's own foreground, never yellow, green or cyan.
+    @Test func warningsAndOnAreTheTerminalsOwnForegroundInBold() {
+        let colour = Palette(useColor: true)
+        for role in [Role.on, .warning] {
+            #expect(colour.attributes(for: role) & Self.colourBits == 0, "\(role) is coloured")
+            #expect(colour.attributes(for: role) & notif_a_bold() != 0, "\(role) is not bold")
+        }
+        #expect(colour.attributes(for: .notice) & Self.colourBits == 0, "a notice is coloured")
     }
 
     @Test func wideAndAccentedTextPaints() {

@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    /// `TZ=Nowhere/Zone` is UTC (as glibc makes it): commands say so on stderr naming the value;
+    /// what a scheduler runs (`deliver --quiet`) stays silent; a real zone says nothing.
+    @Test func aTZThatNamesNoZoneIsSaid() throws {
+        let sandbox = Sandbox()
+        let status = try sandbox.notif(["status"], ["TZ": "Nowhere/Zone", "NOTIF_SCHEDULER": "embedded"])
+        #expect(status.status == 0, "\(status)")
+        #expect(status.stderr.contains("notif: warning: TZ=Nowhere/Zone is not a time zone notif can find (no such zone file, and not a POSIX TZ rule): times are in UTC"),
+                "\(status)")
+        let quiet = try sandbox.notif(["deliver", "--quiet", "tips-and-updates"], ["TZ": "Nowhere/Zone", "NOTIF_SCHEDULER": "embedded"])
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet)")
+        let fine = try sandbox.notif(["status"], ["TZ": "Asia/Kolkata", "NOTIF_SCHEDULER": "embedded"])
+        #expect(!fine.stderr.contains("TZ="), "\(fine)")
+    }
+
     @Test func overviewAndVersion() throws {
         let sandbox = Sandbox()
         let help = try sandbox.notif(["--help"])
@@ -43,6 +57,10 @@ import Testing
             #expect(help.stdout.contains("  " + command), "missing \(command)")
         }
         #expect(help.stdout.contains("Exit status: 0 success, 1 failure"))
+        // Units go to ~/.config/systemd/user whatever XDG_CONFIG_HOME says (the user manager's
+        // directory), and the help says so.
+        #expect(help.stdout.contains("  ~/.config/systemd/user/notif-*"), "\(help.stdout)")
+        #expect(!help.stdout.contains("$XDG_CONFIG_HOME/systemd"), "\(help.stdout)")
         let version = try sandbox.notif(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("notif "))
     }
@@ -88,6 +106,7 @@ import Testing
 
     @Test func statusJSONHasANonGMTOffsetUnderTZ() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         _ = try sandbox.notif(["permission", "grant"])
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"]).status == 0)
         for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Europe/Berlin", ["+01:00", "+02:00"])] {

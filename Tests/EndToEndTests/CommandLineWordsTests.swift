@@ -29,8 +29,13 @@ import Testing
         _ = try sandbox.notif(["set", "tips-and-updates", "on"])
         #expect(try sandbox.notif(["status"]).stdout.contains("Tips & Updates:     on, not scheduled: permission is Not decided\n"))
         _ = try sandbox.notif(["permission", "allow"])
+        // The built-in scheduler with no `notif daemon` (nor its autostart entry) fires nothing: said so.
         let on = try sandbox.notif(["status"])
-        #expect(on.stdout.contains("Tips & Updates:     on: 09:00 daily\n"), "\(on)")
+        #expect(on.stdout.contains("Tips & Updates:     on: 09:00 daily, but its entry cannot fire (see Fires)\n"), "\(on)")
+        // Once its autostart entry is there, the daemon starts at the next login and the entry waits for it.
+        #expect(try sandbox.notif(["daemon", "--install-autostart"]).status == 0)
+        let waiting = try sandbox.notif(["status"])
+        #expect(waiting.stdout.contains("Tips & Updates:     on: 09:00 daily\n"), "\(waiting)")
     }
 
     /// Every line of a run through the common commands and their failures: never a bracket

@@ -25,7 +25,8 @@ struct DebianPackageTests {
         for file in ["./usr/bin/notif", "./usr/share/man/man1/notif.1.gz", "./usr/share/applications/notif.desktop",
                      "./usr/share/icons/hicolor/scalable/apps/notif.svg", "./usr/share/doc/notif/copyright", "./usr/share/doc/notif/changelog.gz",
                      "./usr/share/bash-completion/completions/notif", "./usr/share/zsh/vendor-completions/_notif",
-                     "./usr/share/fish/vendor_completions.d/notif.fish"] {
+                     "./usr/share/fish/vendor_completions.d/notif.fish",
+                     "./usr/share/doc/notif/README.Debian"] {
             #expect(contents.contains(" " + file + "\n"), "\(file) is not in the package:\n\(contents)")
         }
 
@@ -63,5 +64,29 @@ struct DebianPackageTests {
         let localAfter = try? FileManager.default.attributesOfItem(atPath: local)
         #expect(localBefore?[.modificationDate] as? Date == localAfter?[.modificationDate] as? Date
                 && localBefore?[.systemFileNumber] as? Int == localAfter?[.systemFileNumber] as? Int)
+    }
+}
+
+/// The licence: LICENSE at the root is the MIT License, and the package's copyright file is a
+/// machine-readable (DEP-5) file granting the same terms, word for word.
+struct PackageCopyrightTests {
+    @Test func theCopyrightFileIsDEP5WithTheLicenceOfLICENSE() throws {
+        let licence = try String(contentsOfFile: packageRoot + "/LICENSE", encoding: .utf8)
+        let copyright = try String(contentsOfFile: packageRoot + "/packaging/deb/copyright", encoding: .utf8)
+        #expect(licence.hasPrefix("MIT License\n\nCopyright 2026 The notif developers\n"), "\(licence)")
+        let paragraphs = copyright.components(separatedBy: "\n\n")
+        #expect(paragraphs.first?.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n") == true)
+        #expect(paragraphs.contains { $0.hasPrefix("Files: *\nCopyright: 2026 The notif developers\nLicense: Expat") }, "\(copyright)")
+        // The standalone licence paragraph: the text of LICENSE after its copyright line, one space
+        // in front of each line and `.` for blank lines.
+        guard let text = paragraphs.first(where: { $0.hasPrefix("License: Expat\n") }) else {
+            Issue.record("no standalone License: Expat paragraph:\n\(copyright)")
+            return
+        }
+        let grant = licence.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+            .drop { !$0.hasPrefix("Permission is hereby granted") }
+            .map { $0.isEmpty ? " ." : " " + $0 }.joined(separator: "\n")
+        let body = String(text.dropFirst("License: Expat\n".count)).trimmingCharacters(in: .newlines)
+        #expect(body == grant, "the copyright file's licence differs from LICENSE:\n\(body)\n---\n\(grant)")
     }
 }

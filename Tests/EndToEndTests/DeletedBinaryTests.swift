@@ -53,6 +53,48 @@ struct DeletedBinaryTests {
         #expect(!crontab.contains("(deleted)"), "\(crontab)")
     }
 
+    /// A running `notif daemon` whose program is removed (`apt-get remove`) delivers nothing
+    /// more: started from a removed file with the reminder due, it delivers nothing and stops,
+    /// saying why; started from its file, it stops at the next wake after the file is removed.
+    @Test(.timeLimit(.minutes(5)))
+    func aDaemonWhoseProgramIsGoneDeliversNothingAndStops() throws {
+        let user = try TestUser.make("notif-tr14-deldmn")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try ownedCopy(user, in: sandbox)
+        let other = try NotifBinary.publicCopy(in: sandbox, directory: "other")
+        // 09:05 where the user is: the reminder is due the moment a daemon looks.
+        let env = user.environment(["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5)])
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        let assignments = env.keys.sorted().map { "\($0)=\(env[$0]!)" }
+        let script = "exec 3< \"$0\" && rm -f \"$0\" && exec /proc/self/fd/3 daemon"
+        let removedFirst = try DaemonProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + assignments + ["/bin/sh", "-c", script, binary],
+                                             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        #expect(removedFirst.waitForExit(60) == 0, "\(removedFirst.output)")
+        #expect(removedFirst.output.contains("notif daemon: notif's own program \(binary) was removed or replaced: this daemon delivers nothing more and stops"),
+                "\(removedFirst.output)")
+        #expect(user.read(user.stateDir + "/deliveries.jsonl") == nil, "it delivered: \(user.read(user.stateDir + "/deliveries.jsonl") ?? "")")
+
+        // Removed while it runs, between two wakes: the next wake (a change to the settings) ends
+        // it without an attempt. (Its first wake, program still there, tries today's catch-up.)
+        let later = env.merging(["TZ": ZoneShift.whereItIs(12, 0)]) { $1 }
+        let laterAssignments = later.keys.sorted().map { "\($0)=\(later[$0]!)" }
+        // cp in a process of its own: a file this process wrote could be held open by another test's fork (ETXTBSY).
+        #expect(try run(["cp", other, binary], environment: ["PATH": "/usr/bin:/bin"]).status == 0)
+        _ = try run(["chown", user.name, binary], environment: ["PATH": "/usr/bin:/bin"])
+        let running = try DaemonProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + laterAssignments + [binary, "daemon"],
+                                        environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        #expect(running.waitUntilRunning(), "\(running.output)")
+        #expect(waitUntil(30) { running.output.contains("(catch-up, ") }, "\(running.output)")
+        let before = user.read(user.stateDir + "/deliveries.jsonl")
+        try FileManager.default.removeItem(atPath: binary)
+        #expect(try user.run([other, "set", "queue-alerts", "off"], later).status == 0)
+        #expect(running.waitForExit(60) == 0, "\(running.output)")
+        #expect(running.output.contains("was removed or replaced: this daemon delivers nothing more and stops"), "\(running.output)")
+        #expect(user.read(user.stateDir + "/deliveries.jsonl") == before, "an attempt after the program was removed")
+    }
+
     /// The page is open, the binary is removed, then Tips & Updates is turned on and allowed:
     /// the page shows the failure and no reminder, and the crontab gets no entry.
     @Test func thePageShowsTheFailureWhenItsBinaryWasRemoved() throws {

@@ -16,6 +16,7 @@ import Testing
 
     @Test func notifSetFromAnotherShellShowsWithinASecond() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
         let pane = try open(sandbox)
         try pane.waitFor("Next reminder: none — off (Tips & Updates is off)")
@@ -61,6 +62,7 @@ import Testing
 
     @Test func twoPagesFollowEachOther() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)
         let a = try open(sandbox)
         let b = try open(sandbox)
@@ -90,6 +92,29 @@ import Testing
         try pane.waitFor("Test ", seconds: 3)
         try pane.send("q", "q")
         #expect(try pane.finished().status == 0)
+    }
+
+    /// settings.json corrupted by hand under an open page: the page names where the file was
+    /// moved, applies the defaults (the entry that would still fire goes, so "none — off" is
+    /// true), and says it again after quitting.
+    @Test func aCorruptedSettingsFileIsNamedAndTheDefaultsAreApplied() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
+        #expect(try sandbox.notif(["apply"], ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "embedded"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sandbox.embeddedEntry))
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)), width: 220, height: 40)
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
+        try sandbox.write("{ broken", to: sandbox.settingsPath)
+        let screen = try pane.waitFor("was moved to")
+        #expect(screen.replacingOccurrences(of: "\n", with: "").contains("settings.json.corrupt-"), "\(screen)")
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains("none") }
+        #expect(waitUntil(10) { !FileManager.default.fileExists(atPath: sandbox.embeddedEntry) }, "the entry still fires while the page shows none")
+        let aside = sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings.json.corrupt-") }
+        #expect(aside.count == 1, "\(aside)")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+        let after = try pane.capture().replacingOccurrences(of: "\n", with: "")
+        #expect(after.contains("notif: warning: ") && after.contains("moved to \(sandbox.configDir)/\(aside.first ?? "?")"), "\(after)")
     }
 
     @Test func anIdlePageUsesNoCPU() throws {

@@ -107,6 +107,7 @@ import Testing
 
     @Test func togglingTipsAndAllowingSchedulesTheReminder() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
         let pane = try TmuxPane(notifCommand(env: env(sandbox, ["NOTIF_SCHEDULER": "embedded"])))
         try pane.waitFor("Scheduler: embedded")
@@ -124,6 +125,7 @@ import Testing
     /// Allow button, then on the row again (it turns off).
     @Test func mouseClicksOnARowAndOnThePromptsButton() throws {
         let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
         let pane = try TmuxPane(notifCommand(env: env(sandbox, ["NOTIF_SCHEDULER": "embedded"])))
         try pane.waitFor("Scheduler: embedded")

@@ -48,6 +48,10 @@ import Testing
         #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, uid: user.uid).isEmpty }, "the waiter stayed")
         let status = try user.run([binary, "status"], env)
         #expect(status.stdout.contains("Installed:          nothing") && status.stdout.contains("In sync:            yes"), "\(status)")
+        // The press is in the delivery log; the last delivery stays the reminder's.
+        let history = try user.run([binary, "history"], env)
+        #expect(history.stdout.contains("tips-and-updates  turned-off (button): Turn off pressed on the notification"), "\(history)")
+        #expect(status.stdout.contains("Last delivery:") && !status.stdout.contains("turned-off"), "\(status)")
     }
 
     /// A systemd timer's service ends by killing what is left in its cgroup: the waiter lives
@@ -105,6 +109,58 @@ import Testing
         withExtendedLifetime(display) {}
     }
 
+    /// A bubble with buttons does not expire on its own (expire_timeout 0): dunst, whose default
+    /// timeout is 10 s, still shows it after 12 s and emits no NotificationClosed; the waiter takes
+    /// it away when its life ends (shortened here with --wait-at-most, as tests do).
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(5)))
+    func theBubbleWithButtonsStaysUntilTheWaitersLifeEnds() throws {
+        let user = try TestUser.make("notif-tr14-stay")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let session = try DesktopSession(user: user, display: display)
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5)]) { $1 }
+        // Every NotificationClosed on the bus, as dbus-monitor prints them.
+        let monitorLog = sandbox.path + "/closed"
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        monitor.arguments = ["-u", user.name, "--", "env", "DBUS_SESSION_BUS_ADDRESS=\(session.busAddress)", "dbus-monitor",
+                             "type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'"]
+        _ = FileManager.default.createFile(atPath: monitorLog, contents: nil)
+        monitor.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: monitorLog))
+        try monitor.run()
+        defer { monitor.terminate(); monitor.waitUntilExit() }
+        #expect(waitUntil(10) { (try? String(contentsOfFile: monitorLog, encoding: .utf8))?.contains("NameAcquired") == true }, "dbus-monitor did not start")
+        func displayed() -> Int { Int((try? user.run(["dunstctl", "count", "displayed"], env))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
+
+        // The waiter as deliver starts it, with a life of 20 s instead of 8 hours.
+        let waiter = Process()
+        waiter.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        waiter.arguments = ["-u", user.name, "--", "env"] + env.map { "\($0.key)=\($0.value)" } + ["HOME=\(user.home)",
+                            binary, DetachedActionWaiterName.command, "tips-and-updates", "--show-within", "5000", "--wait-at-most", "20"]
+        let out = Pipe()
+        waiter.standardOutput = out
+        let started = Date()
+        try waiter.run()
+        let line = String(decoding: out.fileHandleForReading.readData(ofLength: 8), as: UTF8.self)
+        #expect(line.hasPrefix("shown "), "\(line)")
+        #expect(waitUntil(10) { displayed() == 1 }, "dunst shows it")
+        // One bounded wait, stated: past dunst's 10 s default timeout (the old expire_timeout).
+        Thread.sleep(forTimeInterval: max(0, 12 - Date().timeIntervalSince(started)))
+        #expect(displayed() == 1, "the bubble with buttons expired")
+        let closedEarly = (try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? ""
+        #expect(!closedEarly.contains("member=NotificationClosed"), "closed before the waiter's life ended:\n\(closedEarly)")
+        #expect(waiter.isRunning, "the waiter left while its bubble was shown")
+        // Its life ends: it closes the bubble (reason 3, closed by a call) and exits.
+        #expect(waitUntil(60) { !waiter.isRunning }, "the waiter outlived its life")
+        #expect(Date().timeIntervalSince(started) >= 20)
+        #expect(waitUntil(10) { displayed() == 0 })
+        #expect(waitUntil(10) { ((try? String(contentsOfFile: monitorLog, encoding: .utf8)) ?? "").contains("uint32 3") },
+                "no NotificationClosed by CloseNotification")
+        withExtendedLifetime(display) {}
+    }
+
     static let svg: String = {
         let filePath: String = #filePath
         return URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -113,16 +169,18 @@ import Testing
 
     @Test(.timeLimit(.minutes(5)))
     func settingsOpensThePageInATerminalOrThroughTheDesktopEntryAndSaysWhenNeitherWorks() throws {
-        for scenario in ["terminal", "gio", "neither"] {
+        for scenario in ["terminal", "gio", "neither", "no display"] {
             let sandbox = Sandbox()
             let service = try FakeNotificationService(config: ["invoke": "settings", "invoke_after": 0.2])
             let fakes = try FakeTools(in: sandbox)
             let record = sandbox.path + "/launched"
             try fakes.add("x-terminal-emulator", scenario == "terminal" ? "printf '%s\\n' x-terminal-emulator \"$@\" > '\(record)'" : "exit 1")
-            try fakes.add("gio", scenario == "gio" ? "printf '%s\\n' gio \"$@\" > '\(record)'" : "echo 'gio: no such app' >&2; exit 2")
+            // Without a display the real `gio launch` exits 0 having opened nothing.
+            try fakes.add("gio", scenario == "gio" ? "printf '%s\\n' gio \"$@\" > '\(record)'"
+                          : scenario == "no display" ? "printf '%s\\n' gio \"$@\" > '\(record)'; exit 0" : "echo 'gio: no such app' >&2; exit 2")
             let data = sandbox.path + "/data"
             try sandbox.write("[Desktop Entry]\n", to: data + "/applications/notif.desktop")
-            let env = try prepared(sandbox, service, fakes: fakes, extra: ["XDG_DATA_HOME": data])
+            let env = try prepared(sandbox, service, fakes: fakes, extra: ["XDG_DATA_HOME": data].merging(scenario == "no display" ? [:] : ["DISPLAY": ":98"]) { $1 })
             let deliver = try sandbox.notif(["deliver", "tips-and-updates"], env)
             #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(scenario): \(deliver)")
             switch scenario {
@@ -134,8 +192,16 @@ import Testing
                 #expect(waitUntil(10) { service.notifications().count == 2 }, "\(service.notifications())")
                 let told = service.notifications().last
                 #expect(told?["summary"] as? String == "notif's settings could not be opened", "\(String(describing: told))")
-                #expect((told?["body"] as? String)?.contains("gio exit status 2: gio: no such app") == true, "\(String(describing: told))")
+                let why = scenario == "neither" ? "gio exit status 2: gio: no such app" : "there is no graphical session"
+                #expect((told?["body"] as? String)?.contains(why) == true && (told?["body"] as? String)?.contains("Run notif in a terminal") == true,
+                        "\(String(describing: told))")
                 #expect(told?["actions"] as? [String] == [], "\(String(describing: told))")
+                #expect(sandbox.read(record) == nil, "nothing is launched without a display")
+                // And it is in the delivery log, as `notif history` shows it.
+                let history = try sandbox.notif(["history"], env)
+                let line = history.stdout.split(separator: "\n").first { $0.contains("failed (button)") } ?? ""
+                #expect(line.contains("tips-and-updates  failed (button): Settings pressed on the notification, but notif's settings could not be opened: ")
+                        && line.contains(why), "\(history)")
             }
             #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true, "Settings changes nothing")
             #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")

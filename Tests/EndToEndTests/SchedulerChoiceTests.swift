@@ -229,4 +229,70 @@ struct SchedulerChoiceEndToEndTests {
         #expect(try ReminderPlaces.of(user).holders == ["embedded"] && user.crontab() == Self.mine)
         #expect(user.read(user.settingsPath)?.contains("\"scheduler\": \"embedded\"") == true)
     }
+
+    /// The trial's case: `auto`, cron holding the entry, and `crontab` missing from PATH while a
+    /// cron daemon runs (one started here, so detection sees one). notif can neither read nor
+    /// remove its lines, and the daemon still runs them: the reminder stays with cron, apply
+    /// says why and how to fix it and exits 1, and no second entry appears elsewhere.
+    @Test(.timeLimit(.minutes(5)))
+    func aMissingCrontabDoesNotMoveTheReminderOffARunningCron() throws {
+        let sandbox = Sandbox()
+        let (user, binary) = try userWithACronEntry("notif-trchnotab", sandbox)
+        defer { deleteUser(user) }
+        let crontab = try user.crontab()
+        let system = try ZonedSystem(zone: "Etc/UTC")
+        try system.startCron(bootJobs: false)
+        #expect(try user.run([binary, "set", "scheduler", "auto"]).status == 0)
+        let noCrontab = ["PATH": sandbox.path + "/empty"]
+        for command in [["apply"], ["set", "tips-and-updates", "on"]] {
+            let result = try user.run([binary] + command, noCrontab)
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(result.stderr.contains("the reminder stays with cron, where it may still fire: notif cannot use crontab (crontab is not installed"),
+                    "\(command): \(result)")
+            #expect(result.stderr.contains("make crontab usable and run `notif apply`"), "\(command): \(result)")
+            #expect(!result.stdout.contains("with embedded") && !result.stdout.contains("Moved"), "\(command): \(result)")
+            #expect(try ReminderPlaces.of(user).holders == ["cron"], "\(command): \(result)")
+            #expect(try user.crontab() == crontab)
+        }
+        let status = try user.run([binary, "status"], noCrontab)
+        #expect(row("Scheduler", in: status.stdout).hasPrefix("cron"), "\(status)")
+        #expect(row("Scheduler choice", in: status.stdout).hasPrefix("auto — cron holds the reminder and its daemon still runs it"), "\(status)")
+        // crontab back on PATH: all is as it was.
+        let apply = try user.run([binary, "apply"])
+        #expect(apply.status == 0 && apply.stdout.contains("with cron (unchanged)"), "\(apply)")
+        withExtendedLifetime(system) {}
+    }
+
+    /// The chooser looks at the schedulers when it opens, not when the page did: a systemd user
+    /// manager that starts while the page is open (a socket that answers, in the page's
+    /// XDG_RUNTIME_DIR) shows as usable at the next `s`. With `NOTIF_SCHEDULER` the chooser says
+    /// which scheduler this run uses and that it is a one-off, and that one's usability as measured.
+    @Test(.timeLimit(.minutes(5)))
+    func theChooserLooksAgainWhenItOpensAndTellsTheOverride() throws {
+        let sandbox = Sandbox()
+        let (user, binary) = try userWithACronEntry("notif-trchlook", sandbox)
+        defer { deleteUser(user) }
+        let runtime = sandbox.path + "/runtime-" + user.name   // where ListeningSocket listens, not there yet
+        let env = user.environment(["TERM": "tmux-256color", "XDG_RUNTIME_DIR": runtime, "NOTIF_SCHEDULER": "embedded"])
+        let pane = try TmuxPane(notifCommand(env: env, binary: binary, asUser: user.name), width: 90, height: 30)
+        try pane.waitFor("Scheduler: embedded (--scheduler; s changes)")
+        try pane.send("s")
+        try pane.waitFor("embedded  not usable, in use for this run")
+        try pane.waitFor("This run uses embedded: --scheduler (or NOTIF_SCHEDULER)")
+        try pane.waitFor("chose it for this run only; nothing is saved.")
+        let before = try pane.capture()
+        #expect(!before.contains("systemd   usable   "), "\(before)")
+        try pane.send("Escape")
+        try pane.waitForAbsence("This run uses embedded")
+        let manager = try ListeningSocket(as: user, in: sandbox, at: "systemd/private")
+        defer { manager.stop() }
+        #expect(manager.runtimeDirectory == runtime)
+        try pane.send("s")
+        try pane.waitFor("systemd   usable   ")
+        try pane.waitFor("embedded  not usable, in use for this run")
+        try pane.send("Escape")
+        try pane.waitForAbsence("This run uses embedded")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
 }

@@ -147,3 +147,33 @@ struct CronGatewayRealCrontabTests {
         #expect(user.hasNoCrontab)
     }
 }
+
+/// The lines for a user in another zone than the cron daemon's, with both zones injected.
+@Suite struct CronGatewayZoneTests {
+    /// The trial's case: the system in Europe/Berlin, the user in Asia/Shanghai. 09:00 in
+    /// Shanghai is 03:00 CEST in summer and 02:00 CET in winter; on the last Sunday of October it
+    /// is 02:00 CET in the repeated hour, where cron runs no fixed-time line, so an hourly line on
+    /// the days that Sunday can fall on runs at 02:01 CET (09:01 in Shanghai).
+    @Test func aUserWhoseNineIsInTheRepeatedHourGetsAWildcardLine() throws {
+        let cron = CronGateway(runner: RecordingRunner { _ in .init(exitStatus: 0) }, lockPath: "/nonexistent/l", owner: testOwner,
+                               systemZone: { systemZone("Europe/Berlin") }, clock: FixedClock(instant: Instant(seconds: 1_796_040_000)))
+        let entry = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/usr/bin/notif", "deliver", "tips-and-updates"],
+                                   catchUpCommand: ["/usr/bin/notif", "deliver", "--catch-up", "tips-and-updates"],
+                                   zone: systemZone("Asia/Shanghai"), zoneVariable: "Asia/Shanghai")
+        let run = "[ -x /usr/bin/notif ] && exec /usr/bin/notif deliver tips-and-updates"
+        #expect(try cron.render(entry) == """
+            # notif reminder: tips-and-updates
+            0 2 * * * \(run)
+            0 3 * * * \(run)
+            1 * 25,26,27,28,29,30,31 10 * \(run)
+            @reboot [ -x /usr/bin/notif ] && exec /usr/bin/notif deliver --catch-up tips-and-updates
+
+            """)
+        let firing = try #require(cron.firing(try cron.render(entry), userZone: systemZone("Asia/Shanghai")))
+        #expect(firing.hasPrefix("cron at 02:00 and 03:00 system time (Europe/Berlin); the run that is 09:00 in Asia/Shanghai shows it"), "\(firing)")
+        #expect(firing.contains("also hourly on the days the system clock falls back"), "\(firing)")
+        // The same zone for both, or none set: no extra line.
+        let plain = try cron.render(tipsEntry())
+        #expect(plain.split(separator: "\n").count == 3, "\(plain)")
+    }
+}

@@ -196,3 +196,27 @@ import Storage
         #expect(CronCommand.schedule(DailyTime(hour: 9, minute: 0)) == "0 9 * * *")
     }
 }
+
+/// `notif reset --entries`: every configuration's block goes, with the untagged block of an
+/// earlier notif and one left open; the user's bytes (not UTF-8, no final newline) stay.
+@Suite struct CrontabEveryBlockTests {
+    @Test func everyBlockGoesAndTheUserBytesStay() throws {
+        let other = ConfigurationID(settingsPath: "/srv/a b/notif/settings.json", isDefault: false)
+        var mine = CrontabBlock(parsing: "", owner: testOwner)
+        mine.set("tips-and-updates", to: "# notif reminder: tips-and-updates\n0 9 * * * [ -x /usr/bin/notif ] && exec /usr/bin/notif deliver --quiet tips-and-updates\n")
+        var theirs = CrontabBlock(parsing: Array("caf\u{e9}\n".utf8) + [0xe9, 0x0a] + mine.bytes + Array("17 3 * * * /bin/true\n".utf8), owner: other)
+        let command = try CronCommand.guarded(["/usr/bin/env", "XDG_CONFIG_HOME=/srv/a b", "XDG_STATE_HOME=/srv/50% state", "/usr/bin/notif", "deliver"],
+                                              program: "/usr/bin/notif")
+        theirs.set("tips-and-updates", to: "# notif reminder: tips-and-updates\n0 9 * * * \(command)\n")
+        let untagged = "\(CrontabBlock.untaggedBeginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * notif deliver\n\(CrontabBlock.untaggedEndMarker)\n"
+        let open = "\(CrontabBlock.beginMarker(other))\n# notif reminder: left-open\n"
+        let bytes = theirs.bytes + Array(untagged.utf8) + Array("# mine\n".utf8) + Array(open.utf8)
+        let split = CrontabBlock.withoutEveryBlock(bytes)
+        #expect(split.kept == Array("caf\u{e9}\n".utf8) + [0xe9, 0x0a] + Array("17 3 * * * /bin/true\n# mine\n".utf8))
+        #expect(split.blocks.map(\.tag) == [testOwner.tag, other.tag, nil, other.tag])
+        #expect(split.blocks.map(\.ids) == [["tips-and-updates"], ["tips-and-updates"], ["tips-and-updates"], ["left-open"]])
+        #expect(split.blocks[1].settingsPath == "/srv/a b/notif/settings.json")
+        #expect(split.blocks[1].commands.map(CommandWords.assignments) == [["XDG_CONFIG_HOME": "/srv/a b", "XDG_STATE_HOME": "/srv/50% state"]])
+        #expect(CrontabBlock.withoutEveryBlock(split.kept).blocks.isEmpty)
+    }
+}

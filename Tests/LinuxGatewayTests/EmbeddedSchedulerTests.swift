@@ -56,7 +56,7 @@ import Storage
                                    zone: systemZone("Asia/Kolkata"), zoneVariable: "Asia/Kolkata")
         try embedded.install(entry)
         #expect(try embedded.entries() == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
-        #expect(try embedded.firing(embedded.installed()["tips-and-updates"]!, userZone: .utc) == "notif daemon at 09:00 in Asia/Kolkata")
+        #expect(try embedded.entry("tips-and-updates", installed: embedded.installed()["tips-and-updates"]!, userZone: .utc).firing == "notif daemon at 09:00 in Asia/Kolkata")
         let round = EmbeddedEntry(id: "x", time: DailyTime(hour: 9, minute: 0), zone: "EST5EDT,M3.2.0,M11.1.0")
         #expect(EmbeddedEntry(parsing: round.text) == round)
     }
@@ -110,6 +110,16 @@ import Storage
             if let text = try? String(contentsOfFile: out, encoding: .utf8), text.hasSuffix("\n") { args = text } else { usleep(20_000) }
         }
         #expect(args == "[daemon]\n[50% sure]\n[it's \"quoted\"]\n")
+        // Its TryExec= is notif's own program: once that is gone, a desktop launcher skips the entry.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("\nTryExec=" + program.replacingOccurrences(of: "\\", with: "\\\\") + "\n"), "\(text)")
+        try FileManager.default.removeItem(atPath: out)
+        try FileManager.default.removeItem(atPath: program)
+        let gone = try SpawnProcessRunner().run(["gio", "launch", file], timeout: 30)
+        #expect(!gone.succeeded, "a launcher started an entry whose program is gone")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // Behind /usr/bin/env and settings, the program is still what TryExec names.
+        #expect(Autostart.entry(command: ["/usr/bin/env", "XDG_STATE_HOME=/s t", "/opt/notif", "daemon"]).contains("\nTryExec=/opt/notif\n"))
     }
 
     @Test func installIsIdempotentAndOnlyNotifsOwnFileIsRemovedOrReplaced() throws {

@@ -29,6 +29,8 @@ struct ServiceFixture {
     var executable: String? = ServiceFixture.installedNotif
     static let installedNotif = "/usr/local/bin/notif"
     var probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil)
+    /// The toggles and reminders (a test may add one).
+    var catalog = NotifCatalog.standard
 
     init(now: String = "2026-12-01T09:00:05+01:00", notifyFails: Bool = false) {
         let crontab = self.crontab
@@ -61,6 +63,7 @@ struct ServiceFixture {
             executable: executable)
         context.accountHome = { accountHome }
         context.systemZone = machineZone
+        context.catalog = catalog
         context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
         return context
     }
@@ -232,7 +235,7 @@ struct ServiceFixture {
         var status = try fixture.service.status()
         #expect(status.inSync && status.installed == ["tips-and-updates"])
         #expect(status.warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
-        #expect(status.schedulerState == "no systemd user manager: starts at next login")
+        #expect(status.schedulerState == "no systemd user manager, and this machine was not started with systemd: its timers cannot fire")
         // Neither systemd nor cron: the built-in scheduler, which needs `notif daemon`.
         fixture.scheduler = nil
         #expect(try fixture.service.apply().succeeded)

@@ -68,6 +68,24 @@ import Storage
         #expect(back.kind == .cron && back.why.hasPrefix("embedded can no longer hold it (") && back.why.hasSuffix("; you chose cron"))
     }
 
+    /// Without `crontab` notif cannot read or remove its cron lines, and a running cron daemon
+    /// still runs them: `auto` keeps the reminder there and says why and how to fix it rather
+    /// than put a second entry elsewhere. With no daemon either, cron is gone and they move.
+    @Test func aMissingCrontabWithTheDaemonRunningKeepsTheReminderOnCron() {
+        let missing = "crontab is not installed (Debian: apt install cron)"
+        let kept = decide(.auto, held: (.cron, .auto), probe(cronDaemon: true, crontab: missing))
+        #expect(kept.kind == .cron && !kept.forced)
+        #expect(kept.why == "cron holds the reminder and its daemon still runs it, but notif cannot use crontab (\(missing))")
+        #expect(kept.warnings.count == 1 && kept.warnings[0].hasPrefix("the reminder stays with cron, where it may still fire")
+                && kept.warnings[0].contains("make crontab usable and run `notif apply`"), "\(kept.warnings)")
+        #expect(decide(.auto, held: (.cron, .auto), probe(manager: true, cronDaemon: true, crontab: missing)).kind == .cron)
+        let gone = decide(.auto, held: (.cron, .auto), probe(crontab: missing))
+        #expect(gone.kind == .embedded && gone.why.hasPrefix("cron can no longer hold it ("), "\(gone)")
+        // Nothing held yet: auto does not pick cron, and says truthfully why.
+        let fresh = decide(.auto, held: nil, probe(cronDaemon: true, crontab: missing))
+        #expect(fresh.kind == .embedded && fresh.why == "auto picked embedded: no systemd user manager runs and cron cannot be used (\(missing))", "\(fresh)")
+    }
+
     @Test func anOverrideIsForOneRunAndNoLaterPlainRunUndoesIt() {
         let machine = probe(manager: true, booted: true, cronDaemon: true)
         let once = decide(.auto, held: (.systemd, .auto), machine, override: .cron)

@@ -1,5 +1,6 @@
-import Testing
 @testable import LinuxGateway
+import SharedLogic
+import Testing
 
 @Suite struct SessionEnvironmentTests {
     @Test func capturesOnlyInsideASession() {

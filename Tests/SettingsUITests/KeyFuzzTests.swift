@@ -24,7 +24,7 @@ import SharedLogic
         print("key fuzzing (reducer): seed \(random.seed); NOTIF_SEED=\(random.seed) replays this run")
         // cron holds whatever is planned and says when it fires next, so the line can be checked.
         let firing = LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)
-        let status = SchedulerStatus(scheduler: "cron", nextFire: [LocalReminders.all[0].id: firing])
+        let status = SchedulerStatus(scheduler: .cron, installed: Set(LocalReminders.all.map(\.id)), nextFire: [LocalReminders.all[0].id: firing])
         var state = AppState.start(preferences: NotificationPreferences(), status: status,
                                    size: TerminalSize(width: 80, height: 24), unicode: true, onboarding: true)
         var shownPlanned = 0, shownNone = 0

@@ -14,7 +14,7 @@ import Testing
         return preferences
     }
 
-    static let installed = SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: ["tips-and-updates": nine])
+    static let installed = SchedulerStatus(scheduler: .cron, installed: ["tips-and-updates"], nextFire: ["tips-and-updates": nine])
 
     @Test func anInstalledReminderShowsItsNextLocalTime() {
         #expect(NextReminderText.describe(Self.wanted(), Self.installed) == "Mon 30 Nov 09:00")
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func wantedButNotInstalledIsNotScheduledYet() {
-        let missing = SchedulerStatus(scheduler: "cron", installed: [], nextFire: ["tips-and-updates": Self.nine])
+        let missing = SchedulerStatus(scheduler: .cron, installed: [], nextFire: ["tips-and-updates": Self.nine])
         #expect(NextReminderText.describe(Self.wanted(), missing) == "none — not scheduled yet")
     }
 
@@ -46,5 +46,26 @@ import Testing
         let unchecked = SchedulerStatus(checked: false)
         #expect(NextReminderText.describe(Self.wanted(), unchecked) == "checking…")
         #expect(NextReminderText.describe(Self.wanted(), unchecked, unicode: false) == "checking...")
+    }
+}
+
+/// The page says when an installed entry cannot fire, with what to do, and shows no time.
+@Suite struct NextReminderCannotFireTests {
+    @Test(arguments: [
+        (CannotFire.daemonNotRunning, "none — cannot fire: notif daemon is not running (start `notif daemon`, or s chooses another scheduler)"),
+        (.noSystemd, "none — cannot fire: no systemd here (s chooses another scheduler)"),
+        (.programMissing("/opt/notif"), "none — cannot fire: its program \"/opt/notif\" is gone; open the installed notif"),
+    ])
+    func theReasonAndTheFixAreSaid(_ why: CannotFire, _ expected: String) {
+        var status = NextReminderTextTests.installed
+        if case .programMissing(let path) = why {
+            status.facts.entries?["tips-and-updates"]?.program = path
+            status.facts.entries?["tips-and-updates"]?.programRunnable = false
+        } else {
+            status.facts.schedulerCannotFire = why
+        }
+        let line = NextReminderText.line(NextReminderTextTests.wanted(), status)
+        #expect(line == .none(expected))
+        #expect(line.isDim, "drawn as no reminder")
     }
 }

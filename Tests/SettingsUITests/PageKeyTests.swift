@@ -121,7 +121,7 @@ import SharedLogic
         s.settles = false
         #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.tipsAndUpdates, true)])])
         #expect(s.send(.saved(s.state.preferences)) == [.apply(choosing: false)])
-        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: []),
+        s.send(.applied(status: SchedulerStatus(scheduler: .cron, installed: []),
                         problem: "Not scheduled: `crontab -` failed (exit status 1: disk full); your crontab was not changed"))
         let canvas = s.canvas
         #expect(canvas.text.contains("Not scheduled: `crontab -` failed"))
@@ -130,7 +130,7 @@ import SharedLogic
         #expect(canvas.text.contains("Next reminder: none — not scheduled yet"))
         assertSnapshot(canvas, named: "page-error")
         #expect(s.press(.char("r")) == [.apply(choosing: false)])
-        s.send(.applied(status: SchedulerStatus(scheduler: "cron", installed: ["tips-and-updates"], nextFire: SchedulerStatus.cronFiring.nextFire), problem: nil))
+        s.send(.applied(status: SchedulerStatus(scheduler: .cron, installed: ["tips-and-updates"], nextFire: SchedulerStatus.nine), problem: nil))
         #expect(s.state.error == nil)
         #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
         #expect(s.press(.char("r")).isEmpty, "nothing to retry")
@@ -268,7 +268,9 @@ import SharedLogic
         case (.page, .permission):
             return expect("the permission prompt opens on Allow") { $0.dialog == .permission(focus: .allow, reason: .requested) }
         case (.page, .scheduler):
-            return expect("the chooser opens on the saved choice") { $0.dialog == .schedulerList(selected: .auto) }
+            return expect([.checkSchedulers], "the chooser opens on the saved choice and looks at the schedulers again") {
+                $0.dialog == .schedulerList(selected: .auto)
+            }
         case (.page, .test):
             return expect([.sendTest], "a test is sent and the page says so") { $0.notice?.text.contains("test notification") == true }
         case (.page, .history):

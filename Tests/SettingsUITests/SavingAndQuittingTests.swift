@@ -149,6 +149,21 @@ import SharedLogic
         }
     }
 
+    /// A settings file found corrupt while the page is open (and moved aside): the page names
+    /// where it went and applies the defaults, so it never shows "none — off" over an entry that
+    /// still fires; the notice is kept for after quitting.
+    @Test func aCorruptSettingsFileMovedAsideIsNamedAndTheDefaultsAreApplied() {
+        var s = fresh()
+        let on = NotificationPreferences.with { $0.tipsAndUpdates = true; $0.permission = .granted }
+        _ = s.send(.preferencesReloaded(on))
+        _ = s.send(.statusRefreshed(.cronFiring))
+        let notice = "/h/.config/notif/settings.json was not valid (not valid JSON: x); it was moved to /h/.config/notif/settings.json.corrupt-20261130T211433Z and the defaults are used"
+        #expect(s.send(.preferencesReloaded(NotificationPreferences(), notice: notice)) == [.apply(choosing: false)])
+        #expect(s.state.preferences == NotificationPreferences())
+        #expect(s.state.settingsNotices == [notice])
+        #expect(s.screen.contains("settings.json.corrupt-20261130T211433Z"), "\(s.screen)")
+    }
+
     @Test func whatOthersChangeIsShownAndTheSchedulerReadAgain() {
         var s = fresh()
         #expect(s.send(.changedElsewhere(.settings)) == [.reloadPreferences])

@@ -6,7 +6,7 @@ import SharedLogic
 @Suite struct SchedulerChooserTests {
     /// What the shell reports on a machine with cron only: auto keeps cron.
     static let cronHolds = SchedulerStatus(
-        scheduler: "cron", installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.cronFiring.nextFire,
+        scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.nine,
         options: [
             SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
             SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
@@ -38,7 +38,7 @@ import SharedLogic
     @Test func sOpensTheChooserOnTheSavedChoiceAndEnterSavesAnother() {
         var s = script()
         #expect(KeyMap.command(for: .char("s"), in: .page) == .scheduler)
-        #expect(s.press(.char("s")).isEmpty)
+        #expect(s.press(.char("s")) == [.checkSchedulers])
         #expect(s.state.dialog == .schedulerList(selected: .auto))
         assertSnapshot(s.canvas, named: "scheduler-chooser")
         #expect(s.canvas.cursor?.row == s.canvas.row(containing: "› ● auto"))
@@ -87,13 +87,47 @@ import SharedLogic
         s.settles = false
         s.press(.char("s"), .down, .enter)
         var moved = Self.cronHolds
-        moved.scheduler = "systemd"
+        moved.facts.scheduler = .systemd
         moved.moved = "Moved the reminder from cron to systemd: you chose systemd."
         s.send(.saved(s.state.preferences))
         s.send(.applied(status: moved, problem: nil))
         #expect(s.screen.contains("Moved the reminder from cron to systemd: you chose systemd."))
         #expect(s.state.status.moved == nil, "kept as the notice, not in the status")
         #expect(s.screen.contains("Scheduler: systemd (chosen; s changes)"))
+    }
+
+    /// Like other one-shot messages, the move goes with the next apply, the next change made
+    /// here, or a change saved elsewhere; a refresh (the apply's own lock released) keeps it.
+    @Test func theMoveIsSaidUntilTheNextApplyOrChange() {
+        let line = "Moved the reminder from cron to systemd: you chose systemd."
+        var moved = Self.cronHolds
+        moved.facts.scheduler = .systemd
+        moved.moved = line
+        func afterTheMove() -> Script {
+            var s = script()
+            s.settles = false
+            s.press(.char("s"), .down, .enter)
+            s.send(.saved(s.state.preferences))
+            s.send(.applied(status: moved, problem: nil))
+            s.send(.statusRefreshed(Self.cronHolds))
+            #expect(s.screen.contains(line), "a refresh keeps it")
+            return s
+        }
+        var applied = afterTheMove()
+        applied.send(.applied(status: Self.cronHolds, problem: nil))
+        #expect(!applied.screen.contains(line), "the next apply takes it away")
+        var changed = afterTheMove()
+        changed.press(.down, .char(" "))
+        #expect(!changed.screen.contains(line), "a change here takes it away")
+        var elsewhere = afterTheMove()
+        elsewhere.send(.preferencesReloaded(.with { $0.tipsAndUpdates = true; $0.permission = .granted; $0.queueAlerts = false; $0.scheduler = .systemd }))
+        #expect(!elsewhere.screen.contains(line), "a change saved elsewhere takes it away")
+        // Other notices stay until something replaces them.
+        var other = script()
+        other.settles = false
+        other.state.notice = Notice("Test notification shown.")
+        other.send(.applied(status: Self.cronHolds, problem: nil))
+        #expect(other.screen.contains("Test notification shown."))
     }
 
     @Test func anEntryThatMayStillFireIsShownAsSuch() {
@@ -117,8 +151,49 @@ import SharedLogic
     @Test func beforeTheShellHasLookedTheChooserSaysSo() {
         var s = Script(preferences: .with { _ in }, status: SchedulerStatus(checked: false))
         #expect(s.screen.contains("Scheduler: checking…"))
+        s.settles = false
         s.press(.char("s"))
         #expect(s.screen.contains("auto      checking…"))
-        #expect(s.screen.contains("notif has not looked at the schedulers yet."))
+        #expect(s.screen.contains("Checking the schedulers…"))
+    }
+
+    /// What the chooser says is looked at when it opens: the page's first look is gone
+    /// ("checking…") until the shell answers, and the answer is what it shows.
+    @Test func openingTheChooserLooksAgain() {
+        var s = script()
+        s.settles = false
+        #expect(s.screen.contains("Scheduler: cron"))
+        #expect(s.press(.char("s")) == [.checkSchedulers])
+        #expect(s.screen.contains("cron      checking…") && s.screen.contains("Checking the schedulers…"), "\(s.screen)")
+        var now = Self.cronHolds.options
+        now[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
+        now[1] = SchedulerOption(choice: .systemd, usable: true, reason: "a systemd user manager runs")
+        s.send(.schedulersChecked(now))
+        #expect(s.screen.contains("cron      usable, not running yet, in use"), "\(s.screen)")
+        #expect(s.screen.contains("systemd   usable  "), "\(s.screen)")
+        s.press(.down)
+        #expect(s.screen.contains("a systemd user manager runs"))
+        // Closed and opened again: looked at again.
+        s.press(.escape)
+        #expect(s.press(.char("s")) == [.checkSchedulers])
+        #expect(s.screen.contains("cron      checking…"))
+    }
+
+    /// `--scheduler embedded` (or NOTIF_SCHEDULER) with nothing running `notif daemon`: the
+    /// chooser keeps the saved mark on auto, says embedded is in use for this run only, and that
+    /// it is not usable, as measured; cron with no daemon is usable but not running.
+    @Test func anOverrideIsToldAsSuch() {
+        var status = Self.cronHolds
+        status.facts.scheduler = .embedded
+        status.overridden = true
+        status.options[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
+        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
+        s.press(.char("s"))
+        let screen = s.screen
+        #expect(screen.contains("› ● auto      notif picks "), "\(screen)")
+        #expect(screen.contains("embedded  not usable, in use for this run"), "\(screen)")
+        #expect(screen.contains("cron      usable, not running yet  "), "\(screen)")
+        #expect(screen.contains("│ This run uses embedded: --scheduler (or NOTIF_SCHEDULER)"), "\(screen)")
+        #expect(screen.contains("│ chose it for this run only; nothing is saved. notif picks a"), "\(screen)")
     }
 }

@@ -45,11 +45,19 @@ struct Script {
     /// so the next key starts from a settled page; off for tests that answer themselves.
     var settles = true
 
-    init(_ state: AppState) { self.state = state }
+    /// What the stand-in shell answers when the chooser looks at the schedulers: what the
+    /// first status said.
+    var checkedOptions: [SchedulerOption]
+
+    init(_ state: AppState) {
+        self.state = state
+        checkedOptions = state.status.options
+    }
 
     init(preferences: NotificationPreferences = NotificationPreferences(), status: SchedulerStatus = .cronFiring,
          size: TerminalSize = TerminalSize(width: 80, height: 24), unicode: Bool = true) {
         state = AppState(preferences: preferences, status: status, size: size, unicode: unicode)
+        checkedOptions = status.options
     }
 
     @discardableResult
@@ -82,6 +90,7 @@ struct Script {
             case .commit(let changes): reply = .saved(changes.reduce(state.savedPreferences) { $1.applied(to: $0) })
             case .apply: reply = .applied(status: state.status, problem: nil)
             case .refreshStatus: reply = .statusRefreshed(state.status)
+            case .checkSchedulers: reply = .schedulersChecked(checkedOptions)
             default: reply = nil
             }
             guard let reply else { continue }
@@ -107,9 +116,9 @@ struct Script {
 
 extension SchedulerStatus {
     /// cron holding whatever is planned, next firing Mon 30 Nov 09:00.
-    static let cronFiring = SchedulerStatus(
-        scheduler: "cron", installed: nil, warnings: [],
-        nextFire: ["tips-and-updates": LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)])
+    static let cronFiring = SchedulerStatus(scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: nine)
+    /// Tips & Updates next fires Mon 30 Nov 09:00.
+    static let nine = ["tips-and-updates": LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 0)]
 }
 
 extension NotificationPreferences {

@@ -46,6 +46,36 @@ import SharedLogic
         }
     }
 
+    /// Tips & Updates turned on before the first page (`notif set tips-and-updates on`): the
+    /// wizard says it is on and offers only to go on, not to turn it on.
+    @Test func onboardingDoesNotOfferToTurnOnWhatIsAlreadyOn() {
+        var p = NotificationPreferences()
+        p.tipsAndUpdates = true
+        p.permission = .granted
+        var s = Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                      unicode: true, onboarding: true))
+        s.press(.enter)
+        #expect(s.state.screen == .onboarding(.guestReminders))
+        #expect(s.state.wizardButtons == [.next] && s.state.wizardFocus == .next)
+        #expect(s.screen.contains("Tips & Updates is on: a daily reminder at 09:00"), "\(s.screen)")
+        #expect(!s.screen.contains("Turn on Tips & Updates"), "\(s.screen)")
+        #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
+        #expect(s.state.screen == .page && s.state.preferences.tipsAndUpdates)
+        // Off, it is offered as before.
+        var off = Script(AppState.start(preferences: NotificationPreferences(), status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                        unicode: true, onboarding: true))
+        off.press(.enter)
+        #expect(off.state.wizardButtons == [.turnOn, .notNow] && off.screen.contains("Turn on Tips & Updates now?"))
+    }
+
+    /// A TZ that names no zone: the page's status area says its times are UTC, naming the value.
+    @Test func aTZThatNamesNoZoneIsSaidOnThePage() {
+        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted })
+        #expect(!s.screen.contains("TZ="))
+        s.state.zoneProblem = "TZ=Nowhere/Zone is not a time zone notif can find: times are in UTC"
+        #expect(s.screen.contains("! TZ=Nowhere/Zone is not a time zone notif can find: times are in UTC"), "\(s.screen)")
+    }
+
     @Test func dontAllowInOnboardingLeavesAPageThatSaysBlocked() {
         var p = NotificationPreferences()
         p.mode = .guest

@@ -63,6 +63,20 @@ import SharedLogic
         }
     }
 
+    /// LANG=C: notif's own punctuation is drawn in ASCII (`…` as `...`, `—` as `-`), not as `?`,
+    /// and what follows it lines up with what the stand-in takes.
+    @Test func notifsOwnPunctuationHasASCIIStandInsWhereTheTerminalCannotShowIt() {
+        let none = ColumnWidths { $0.isASCII ? 1 : -1 }
+        TextWidth.$columns.withValue(none) {
+            var canvas = Canvas(width: 40, height: 2)
+            let used = canvas.put("Sending a test notification… done", row: 0, column: 0)
+            #expect(canvas.text(ofRow: 0).hasPrefix("Sending a test notification... done"), "\(canvas.text(ofRow: 0))")
+            #expect(used == 35)
+            canvas.put("none — off “x” é", row: 1, column: 0)
+            #expect(canvas.text(ofRow: 1).hasPrefix("none - off \"x\" ?"), "\(canvas.text(ofRow: 1))")
+        }
+    }
+
     @Test func enterOpensAHistoryEntryWhole() {
         let long = String(repeating: "Your order is ready at the counter. ", count: 6)
         var s = history([ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Order 42", body: long)] + Self.items)

@@ -56,6 +56,41 @@ import Testing
         #expect(SchedulerTimes.times(of: Self.nine, in: shifted, seenFrom: .utc, from: Self.start).map(\.description) == ["03:23"])
     }
 
+    /// Debian's cron runs no fixed-time line while the system clock repeats an hour: when the
+    /// user's 09:00 comes in the second pass of that hour, the entry needs a run with `*` in
+    /// the hour field on those days, a minute later (expected days and minute by hand).
+    @Test(arguments: [
+        // user zone, system zone, the runs (minute, month, days)
+        // 09:00 CST = 01:00 UTC = 02:00 CET, the start of the second pass (last Sunday of October)
+        ("Asia/Shanghai", "Europe/Berlin", [RepeatedHourRun(minute: 1, month: 10, days: Array(25...31))]),
+        ("Asia/Tokyo", "America/New_York", []),                      // 09:00 JST = 19:00 / 20:00 the day before
+        ("Europe/Berlin", "Etc/UTC", []),                            // UTC never falls back
+        ("Europe/Berlin", "Europe/Berlin", []),                      // 09:00 is far from 02:00
+        ("Asia/Kolkata", "Asia/Shanghai", []),                       // no daylight saving
+        ("America/Chicago", "America/New_York", []),                 // 09:00 CST/CDT is 10:00 EST/EDT
+    ])
+    func runsInTheRepeatedHour(user: String, system: String, expected: [RepeatedHourRun]) throws {
+        let runs = SchedulerTimes.repeatedHourRuns(of: Self.nine, in: try TestSupport.zone(user), seenFrom: try TestSupport.zone(system), from: Self.start)
+        #expect(runs == expected, "\(user) from \(system)")
+    }
+
+    /// A user's 09:00 in the first pass of the repeated hour needs nothing more (cron runs that
+    /// one), in the second pass it does; POSIX TZ rules count like named zones.
+    @Test func onlyTheSecondPassNeedsARun() throws {
+        let newYork = try TestSupport.zone("America/New_York")
+        // New York falls back at 06:00 UTC (02:00 EDT -> 01:00 EST), first Sunday of November.
+        let first = try #require(ZoneRules(posix: "XAA-3"))       // 09:00 = 06:00 UTC = 01:00 EST: the switch itself
+        #expect(SchedulerTimes.repeatedHourRuns(of: Self.nine, in: first, seenFrom: newYork, from: Self.start)
+                == [RepeatedHourRun(minute: 1, month: 11, days: Array(1...7))])
+        let earlier = try #require(ZoneRules(posix: "XAA-2:30"))   // 09:00 = 06:30 UTC = 01:30 EST: second pass
+        #expect(SchedulerTimes.repeatedHourRuns(of: Self.nine, in: earlier, seenFrom: newYork, from: Self.start)
+                == [RepeatedHourRun(minute: 31, month: 11, days: Array(1...7))])
+        let before = try #require(ZoneRules(posix: "XAA-3:30"))   // 09:00 = 05:30 UTC = 01:30 EDT: first pass
+        #expect(SchedulerTimes.repeatedHourRuns(of: Self.nine, in: before, seenFrom: newYork, from: Self.start).isEmpty)
+        let after = try #require(ZoneRules(posix: "XAA-2"))       // 09:00 = 07:00 UTC = 02:00 EST: after it
+        #expect(SchedulerTimes.repeatedHourRuns(of: Self.nine, in: after, seenFrom: newYork, from: Self.start).isEmpty)
+    }
+
     @Test func listsReadAsWords() {
         #expect(SchedulerTimes.list([DailyTime(hour: 3, minute: 30)]) == "03:30")
         #expect(SchedulerTimes.list([DailyTime(hour: 7, minute: 0), DailyTime(hour: 8, minute: 0)]) == "07:00 and 08:00")

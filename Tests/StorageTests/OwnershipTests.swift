@@ -79,7 +79,14 @@ import SharedLogic
         let dir = TempDir()
         try FileIO.makeDirectory(dir.paths.configHome)
         chmod(dir.paths.configHome, 0o1777)
-        #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid())?.contains("may be written by every user") == true)
+        let sticky = RunOwnership.problem(paths: dir.paths, euid: geteuid()) ?? ""
+        #expect(sticky.contains("may be written by every user") && sticky.hasSuffix("use a directory of your own"),
+                "a shared sticky directory (like /tmp) is never to be closed with chmod: \(sticky)")
+        #expect(RunOwnership.problem(paths: NotifPaths(home: dir.paths.home, configHome: "/tmp", stateHome: dir.paths.stateHome))?
+            .contains("chmod") == false, "no chmod advice for /tmp")
+        chmod(dir.paths.configHome, 0o777)
+        #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid())?.hasSuffix("(or `chmod o-w \(dir.paths.configHome)`)") == true,
+                "one's own plain directory may be closed")
         chmod(dir.paths.configHome, 0o700)
         try FileIO.makeDirectory(dir.paths.configHome + "/systemd/user")
         chmod(dir.paths.configHome + "/systemd/user", 0o777)

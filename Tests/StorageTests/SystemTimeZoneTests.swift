@@ -16,6 +16,21 @@ import SharedLogic
         #expect(zone.abbreviation(at: Self.january) == "EST")
     }
 
+    /// A TZ that names no zone is UTC, as glibc makes it, and notif says so naming the value;
+    /// every TZ that does name one (a file, a path, a POSIX rule, empty for UTC) says nothing.
+    @Test func aTZThatNamesNoZoneIsAProblemNamingIt() {
+        for fine in [nil, "", ":", "UTC", "Europe/Berlin", ":Europe/Berlin", "/usr/share/zoneinfo/Asia/Kolkata", "EST5EDT,M3.2.0,M11.1.0", "NTF-5:37"] {
+            #expect(SystemTimeZone.problem(environment: fine) == nil, "\(fine ?? "unset")")
+        }
+        for bad in ["Nowhere/Zone", "Europe", "Europe/Berlinn", "../etc/passwd"] {
+            let problem = SystemTimeZone.problem(environment: bad)
+            #expect(problem?.hasPrefix("TZ=\(bad) is not a time zone notif can find") == true && problem?.contains("times are in UTC") == true,
+                    "\(bad): \(problem ?? "nil")")
+            #expect(SystemTimeZone.current(environment: bad).offset(at: Self.july) == 0, "\(bad) is UTC")
+        }
+        #expect(SystemTimeZone.problem(environment: "Bad\u{1B}[2J") == "TZ=Bad\\u{1B}[2J is not a time zone notif can find (no such zone file, and not a POSIX TZ rule): times are in UTC; set TZ to a zone such as Europe/Berlin, or unset it for the system zone")
+    }
+
     @Test func leadingColonIsDropped() {
         let zone = SystemTimeZone.current(environment: ":Europe/Berlin")
         #expect(zone.name == "Europe/Berlin")

@@ -23,7 +23,7 @@ extension CommandLineDeclaration {
         \(Wording.table(globalOptions.map { ($0.tableForm, $0.summary + ($0.environment.map { " (also \($0))" } ?? "")) }))
 
         Files:
-        \(Wording.table(files.filter { $0.path.hasPrefix("$") }.map { ($0.path, $0.summary) }, width: 99))
+        \(Wording.table(files.filter { $0.path.hasPrefix("$") || $0.path.hasPrefix("~") }.map { ($0.path, $0.summary) }, width: 99))
 
         Exit status: \(exitStatus)
 

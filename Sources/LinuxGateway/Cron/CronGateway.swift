@@ -9,6 +9,8 @@ import Storage
 /// whose zone differs (`TZ`) gets one line per system-zone time at which the reminder's time in
 /// the user's zone happens over the coming years (`SchedulerTimes`), and `TZ` goes with its
 /// command: `notif deliver` shows the reminder only on the run that is the user's 09:00.
+/// When that time comes while the system clock repeats an hour (falling back), cron runs no
+/// fixed-time line, so the entry also has an hourly line on those days (`SchedulerTimes.repeatedHourRuns`).
 public struct CronGateway: LocalNotificationGateway {
     public let name = "cron"
     let runner: any ProcessRunner
@@ -38,23 +40,46 @@ public struct CronGateway: LocalNotificationGateway {
 
     /// The system-zone times at which `entry` runs: its time, or for a user in another zone
     /// (`TZ` set) each system-zone time that is its time there on some day ahead.
-    public func times(_ entry: ScheduledEntry) -> [DailyTime] {
-        guard entry.zoneVariable != nil else { return [entry.reminder.time] }
-        return SchedulerTimes.times(of: entry.reminder.time, in: entry.zone, seenFrom: systemZone(), from: clock.now())
+    public func times(_ entry: ScheduledEntry) -> [DailyTime] { slots(entry).map(\.time) }
+
+    /// The system-zone (days and) times at which `entry` runs: its own, or for a user in another
+    /// zone each one that is its day and time there.
+    public func slots(_ entry: ScheduledEntry) -> [SchedulerTimes.Slot] {
+        guard entry.zoneVariable != nil else {
+            let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+            return [SchedulerTimes.Slot(time: entry.reminder.time, weekday: weekday)]
+        }
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone(), from: clock.now())
     }
 
-    /// The entry's lines: a daily run per system-zone time, and an `@reboot` run of the catch-up
+    /// The runs `entry` needs on the days the system clock falls back, when its time in the
+    /// user's zone comes while the clock repeats an hour.
+    public func repeatedHourRuns(_ entry: ScheduledEntry) -> [RepeatedHourRun] {
+        let system = systemZone()
+        // Without TZ the user's zone is the system zone (what `notif deliver` then reads).
+        return SchedulerTimes.repeatedHourRuns(of: entry.reminder.time, in: entry.zoneVariable == nil ? system : entry.zone,
+                                               seenFrom: system, from: clock.now())
+    }
+
+    /// The entry's lines: a daily run per system-zone time, an hourly one on the days the system
+    /// clock repeats the hour of the reminder's time (if any), and an `@reboot` run of the catch-up
     /// command so a reminder missed while the machine was off is shown once when cron starts, the
     /// same day only. Each runs notif only while its program is there.
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
         let daily = try CronCommand.guarded(entry.command, program: entry.program)
-        for time in times(entry) { text += CronCommand.schedule(time) + " " + daily + "\n" }
+        for slot in slots(entry) { text += CronCommand.schedule(slot) + " " + daily + "\n" }
+        for run in repeatedHourRuns(entry) { text += CronCommand.schedule(run) + " " + daily + "\n" }
         return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        let program = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.compactMap { CronCommand.program(inLine: String($0)) }.first
+        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone))
+    }
+
     /// `cron: 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`, from the installed lines.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules) -> String? {
         let lines = installed.split(separator: "\n")
         let times = lines.compactMap { line -> DailyTime? in
             let fields = line.split(separator: " ", maxSplits: 2)
@@ -78,6 +103,10 @@ public struct CronGateway: LocalNotificationGateway {
         } else {
             text += "; the run that is \(reminder.time) in \(userZone.name) shows it"
         }
+        let repeated = lines.filter { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }.count
+        if repeated > 0 {
+            text += "; also hourly on the days the system clock falls back through that time (cron skips fixed times in a repeated hour)"
+        }
         return text
     }
 
@@ -99,7 +128,29 @@ public struct CronGateway: LocalNotificationGateway {
         throw GatewayError("`crontab -l` failed (\(result.failureSummary))")
     }
 
+    /// Removes every notif block from the crontab, whichever configuration (or earlier notif)
+    /// wrote it, and returns what they held; the user's lines stay byte for byte.
+    public func removeEveryBlock() throws(GatewayError) -> [CrontabBlock.Found] {
+        var found: [CrontabBlock.Found] = []
+        try rewrite { old in
+            let split = CrontabBlock.withoutEveryBlock(old)
+            found = split.blocks
+            return split.kept
+        }
+        return found
+    }
+
     private func edit(_ change: (inout CrontabBlock) -> Void) throws(GatewayError) {
+        let owner = self.owner
+        try rewrite { old in
+            var block = CrontabBlock(parsing: old, owner: owner)
+            change(&block)
+            return block.bytes
+        }
+    }
+
+    /// A locked read-modify-write of the whole crontab; nothing is written when `change` keeps it as it is.
+    private func rewrite(_ change: ([UInt8]) -> [UInt8]) throws(GatewayError) {
         let lock: HeldLock
         do {
             try FileIO.makeDirectory(Posix.directory(of: lockPath))
@@ -109,9 +160,7 @@ public struct CronGateway: LocalNotificationGateway {
         }
         defer { lock.release() }
         let old = try readCrontab()
-        var block = CrontabBlock(parsing: old, owner: owner)
-        change(&block)
-        let new = block.bytes
+        let new = change(old)
         if new == old { return }
         if new.isEmpty {
             let result = try call(["crontab", "-r"])

@@ -155,9 +155,64 @@ public struct CrontabBlock: Equatable, Sendable {
         return result
     }
 
+    /// One notif block of any configuration, as `withoutEveryBlock` found it.
+    public struct Found: Equatable, Sendable {
+        /// The configuration's tag; nil for the untagged block of an earlier notif.
+        public var tag: String?
+        /// What its `# settings: PATH` line names, when it has one.
+        public var settingsPath: String?
+        /// The reminder ids of its entries, in block order.
+        public var ids: [String] = []
+        /// The words of each job line's command (see `CommandWords.cron`).
+        public var commands: [[String]] = []
+    }
+
+    /// The crontab without any of notif's blocks, whichever configuration wrote them (tagged or
+    /// not), and the blocks it held; every other byte is kept as it was. A block runs from its
+    /// begin marker to an end marker, or to the next begin marker (a block left open), or to
+    /// the end, as `init(parsing:owner:)` reads it.
+    public static func withoutEveryBlock(_ bytes: [UInt8]) -> (kept: [UInt8], blocks: [Found]) {
+        let newline = UInt8(ascii: "\n")
+        let settings = Array(settingsPrefix.utf8), prefix = Array(entryPrefix.utf8)
+        var kept: [UInt8] = [], blocks: [Found] = []
+        var inside = false
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let lineEnd = bytes[start...].firstIndex(of: newline)
+            let next = lineEnd.map { $0 + 1 } ?? bytes.endIndex
+            let line = bytes[start..<next], content = bytes[start..<(lineEnd ?? bytes.endIndex)]
+            start = next
+            if let marker = marker(content) {
+                if marker.begin {
+                    blocks.append(Found(tag: marker.tag))
+                    inside = true
+                    continue
+                }
+                if inside {
+                    inside = false
+                    continue
+                }
+            } else if inside {
+                let text = String(decoding: content, as: UTF8.self)
+                if content.starts(with: settings) {
+                    blocks[blocks.count - 1].settingsPath = String(text.dropFirst(settingsPrefix.count))
+                } else if content.starts(with: prefix) {
+                    blocks[blocks.count - 1].ids.append(String(text.dropFirst(entryPrefix.count)))
+                } else if let words = CommandWords.cron(line: text) {
+                    blocks[blocks.count - 1].commands.append(words)
+                }
+                continue
+            }
+            kept += line
+        }
+        return (kept, blocks)
+    }
+
+    static let settingsPrefix = "# settings: "
+
     /// `# settings: PATH`, naming the configuration for people reading the crontab (left out
     /// for a path a comment line cannot hold).
     static func settingsComment(_ owner: ConfigurationID) -> String? {
-        owner.settingsPath.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } ? nil : "# settings: " + owner.settingsPath
+        owner.settingsPath.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } ? nil : settingsPrefix + owner.settingsPath
     }
 }

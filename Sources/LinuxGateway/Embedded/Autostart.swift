@@ -10,7 +10,9 @@ public enum Autostart {
         Posix.join(paths.configHome, "autostart/notif-daemon.desktop")
     }
 
-    /// The entry's text for the argv that starts the daemon.
+    /// The entry's text for the argv that starts the daemon. `TryExec=` names notif's own
+    /// program, so a desktop login after notif was removed skips the entry instead of trying to
+    /// start a missing program.
     public static func entry(command: [String]) -> String {
         """
         \(marker)
@@ -18,12 +20,36 @@ public enum Autostart {
         Type=Application
         Name=notif reminders
         Comment=Shows notif's daily reminders with its built-in scheduler while you are logged in
+        TryExec=\(escapedValue(program(of: command)))
         Exec=\(DesktopExec.render(command))
         Terminal=false
         NoDisplay=true
         X-GNOME-Autostart-enabled=true
 
         """
+    }
+
+    /// The program an entry's argv runs: the first word after `/usr/bin/env` and its
+    /// `NAME=VALUE` settings.
+    static func program(of command: [String]) -> String {
+        guard command.first == "/usr/bin/env" else { return command.first ?? "" }
+        return command.dropFirst().first { !$0.contains("=") } ?? ""
+    }
+
+    /// A desktop entry string value (`\\`, `\n`, `\t`, `\r` escaped; a leading space as `\s`).
+    static func escapedValue(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case " " where out.isEmpty: out += "\\s"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// Writes the entry (atomically; nothing when it is already exactly so). Returns whether it wrote.
@@ -68,5 +94,16 @@ public enum Autostart {
 
     private static func isNotifs(_ bytes: [UInt8]) -> Bool {
         String(decoding: bytes, as: UTF8.self).hasPrefix(marker + "\n")
+    }
+}
+
+extension Autostart {
+    /// The command notif's autostart entry in `configHome/autostart` starts (its `Exec=` words);
+    /// nil when there is none or the file is not notif's.
+    public static func command(configHome: String) -> [String]? {
+        let file = path(in: NotifPaths(home: "/", configHome: configHome, stateHome: "/"))
+        guard let bytes = try? FileIO.read(file, limit: 1 << 16), isNotifs(bytes) else { return nil }
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Exec=") }
+        return line.map { CommandWords.desktopExec(String($0.dropFirst("Exec=".count))) }
     }
 }

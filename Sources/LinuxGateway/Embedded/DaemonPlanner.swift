@@ -26,7 +26,7 @@ public struct DaemonPlanner: Sendable {
         public var reason: Reason
     }
 
-    private var armed: [String: (time: DailyTime, due: Instant)] = [:]
+    private var armed: [String: (entry: EmbeddedEntry, due: Instant)] = [:]
     private var zone: ZoneRules?
     private var lastSeen: Instant?
     private var expectedWake: Instant?
@@ -62,11 +62,11 @@ public struct DaemonPlanner: Sendable {
         for entry in entries.sorted(by: { $0.id < $1.id }) {
             if let sweep {
                 attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: sweep))
-            } else if let old = armed[entry.id], old.time == entry.time {
+            } else if let old = armed[entry.id], old.entry.time == entry.time, old.entry.weekday == entry.weekday {
                 guard now >= old.due else { continue }
                 attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
             }
-            armed[entry.id] = (entry.time, ReminderClock.nextFire(of: entry.time, after: now, in: zoneOf(entry) ?? zone))
+            armed[entry.id] = (entry, ReminderClock.nextFire(of: entry.time, recurrence: entry.recurrence, after: now, in: zoneOf(entry) ?? zone))
         }
         knownEntries = entries
         nextDue = armed.values.map(\.due).min()

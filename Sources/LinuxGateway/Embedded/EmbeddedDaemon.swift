@@ -20,6 +20,9 @@ public final class EmbeddedDaemon {
     /// next wants a wake (nil: never), so the nap is never longer than that.
     public var onWake: ((Instant) -> Instant?)?
     private var extraDue: Instant?
+    /// Asked before every wake: why notif's own program is gone (removed, replaced), or nil.
+    /// A daemon whose program is gone delivers nothing more and stops (it says why).
+    public var programGone: (() -> String?)?
 
     public init(context: NotifContext, zone: @escaping () -> ZoneRules, sleeper: any DaemonSleeper, log: @escaping (String) -> Void) {
         self.context = context
@@ -33,6 +36,10 @@ public final class EmbeddedDaemon {
     /// Runs until the sleeper reports a stop signal.
     public func run() {
         repeat {
+            if let why = programGone?() {
+                log("\(why): this daemon delivers nothing more and stops")
+                return
+            }
             wake()
         } while sleeper.nap(until: nextWake()) != .stop
     }

@@ -7,24 +7,37 @@ public struct EmbeddedEntry: Hashable, Sendable {
     public var time: DailyTime
     /// `TZ` as it was when the entry was written; nil: the system zone.
     public var zone: String?
+    /// The one day a week it comes, for a weekly reminder; nil: daily.
+    public var weekday: Weekday?
 
-    public init(id: String, time: DailyTime, zone: String? = nil) {
+    public init(id: String, time: DailyTime, zone: String? = nil, weekday: Weekday? = nil) {
         self.id = id
         self.time = time
         self.zone = zone
+        self.weekday = weekday
     }
+
+    /// `daily` or `weekly` on its day.
+    public var recurrence: Recurrence { weekday.map(Recurrence.weekly) ?? .daily }
 
     static let header = "# notif built-in schedule: `notif daemon` shows this reminder daily; `notif apply` rewrites this file"
 
-    public var text: String { "\(Self.header)\nreminder=\(id)\ntime=\(time)\n" + (zone.map { "zone=\($0)\n" } ?? "") }
+    public var text: String {
+        "\(Self.header)\nreminder=\(id)\ntime=\(time)\n" + (weekday.map { "day=\($0.short)\n" } ?? "") + (zone.map { "zone=\($0)\n" } ?? "")
+    }
 
     /// Reads an entry file; nil when it is not one (a foreign or torn file is ignored, not fatal).
     public init?(parsing text: String) {
         var id: String?
         var time: DailyTime?
         var zone: String?
+        var weekday: Weekday?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("reminder=") {
+            if line.hasPrefix("day=") {
+                let name = line.dropFirst("day=".count)
+                guard let day = Weekday.allCases.first(where: { $0.short == name }) else { return nil }
+                weekday = day
+            } else if line.hasPrefix("reminder=") {
                 id = String(line.dropFirst("reminder=".count))
             } else if line.hasPrefix("zone=") {
                 zone = String(line.dropFirst("zone=".count))
@@ -37,7 +50,7 @@ public struct EmbeddedEntry: Hashable, Sendable {
             }
         }
         guard let id, Self.isValidID(id), let time else { return nil }
-        self.init(id: id, time: time, zone: zone)
+        self.init(id: id, time: time, zone: zone, weekday: weekday)
     }
 
     /// Ids become file names: letters, digits, `-`, `_` and `.`, not starting with a dot.

@@ -40,13 +40,19 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         if let zone = entry.zoneVariable, zone.contains("\n") || zone.contains("\r") {
             throw GatewayError("cannot keep TZ \(zone.debugDescription) in the built-in schedule: it holds a line break")
         }
-        return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable).text
+        let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+        return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable, weekday: weekday).text
     }
 
     /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed file.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        InstalledEntry(id: id, current: false, firing: firing(text))
+    }
+
+    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed entry.
+    func firing(_ installed: String) -> String? {
         guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
-        return "notif daemon at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
+        return "notif daemon \(entry.weekday.map { "on \($0.name)s " } ?? "")at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
             + (installed.hasPrefix(Self.untaggedNote) ? "; an entry of an earlier notif, which `notif apply` replaces" : "")
     }
 
@@ -69,6 +75,36 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         } catch {
             throw GatewayError(error.description)
         }
+    }
+
+    /// Removes the entries of every configuration in this directory (tagged or not, whoever's
+    /// they are: the directory is notif's); files that are not entries stay. Returns the
+    /// removed files' names and what could not be read or removed.
+    public func removeEveryEntry() -> (removed: [String], problems: [String]) {
+        var removed: [String] = [], problems: [String] = []
+        let names: [String]
+        do {
+            names = try fileNames()
+        } catch {
+            return ([], [error.message])
+        }
+        for name in names.sorted() {
+            let text: String?
+            do {
+                text = try read(name)
+            } catch {
+                problems.append(error.message)
+                continue
+            }
+            guard let text, EmbeddedEntry(parsing: text) != nil else { continue }
+            do {
+                try FileIO.remove(Posix.join(directory, name))
+                removed.append(name)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return (removed, problems)
     }
 
     /// The entries `notif daemon` runs for this configuration; files that are not entries are

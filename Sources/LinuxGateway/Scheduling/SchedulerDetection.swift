@@ -48,6 +48,13 @@ public enum SchedulerDetection {
         if let holder = placement?.holder, available.contains(holder), holder != named,
            named == nil || (!choosing && placement?.choice == saved) {
             let usability = SchedulerUsability.of(holder, probe: probe)
+            if holder == .cron, let problem = probe.crontabProblem, probe.cronDaemonRunning {
+                // Without `crontab` notif can neither read nor remove its lines, and the cron
+                // daemon still runs them: moving would leave a second entry notif cannot see.
+                return SchedulerChoice(kind: holder, forced: false, preference: saved,
+                                       why: "cron holds the reminder and its daemon still runs it, but notif cannot use crontab (\(problem))",
+                                       warnings: ["the reminder stays with cron, where it may still fire: notif cannot use crontab (\(problem)), so it can neither check nor change its entry; make crontab usable and run `notif apply`, or choose another scheduler with `notif set scheduler`"])
+            }
             if usability.canHold {
                 let why = named.map { "\(holder.rawValue) holds the reminder (put there with --scheduler; `notif set scheduler \($0.rawValue)` moves it)" }
                     ?? "\(holder.rawValue) holds the reminder and can still hold it"
@@ -78,7 +85,10 @@ public enum SchedulerDetection {
             return SchedulerChoice(kind: .cron, forced: false, why: "the cron daemon runs")
         }
         if available.contains(.embedded) {
-            return SchedulerChoice(kind: .embedded, forced: false, why: "neither a systemd user manager nor the cron daemon runs",
+            let why = probe.cronDaemonRunning
+                ? "no systemd user manager runs and cron cannot be used (\(probe.crontabProblem ?? "crontab refused"))"
+                : "neither a systemd user manager nor the cron daemon runs"
+            return SchedulerChoice(kind: .embedded, forced: false, why: why,
                                    warnings: warnings(for: .embedded, probe: probe))
         }
         var why = ["no systemd user manager is running"]

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// Whether one scheduler can hold notif's entries on this machine, whether they would fire
 /// now, and why, in words the page's chooser and `status` show.
 public struct SchedulerUsability: Equatable, Sendable {

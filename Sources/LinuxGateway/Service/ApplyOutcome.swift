@@ -15,16 +15,22 @@ public struct SchedulerMove: Sendable {
     }
 }
 
-/// The entries went to another scheduler than the one that held them, and why.
+/// What one apply really did across schedulers, and why: an entry removed from `from` and
+/// written on `to` (moved), or, with nothing planned, only removed from `from`.
 public struct SchedulerChange: Equatable, Sendable {
     public var from: SchedulerKind
     public var to: SchedulerKind
     public var why: String
+    /// True: the reminder's entry was removed from `from` and written on `to` in this apply.
+    /// False: nothing is planned, and the entry was only removed from `from` (`to` holds the
+    /// reminder once it is scheduled again).
+    public var moved: Bool
 
-    public init(from: SchedulerKind, to: SchedulerKind, why: String) {
+    public init(from: SchedulerKind, to: SchedulerKind, why: String, moved: Bool = true) {
         self.from = from
         self.to = to
         self.why = why
+        self.moved = moved
     }
 }
 
@@ -35,8 +41,8 @@ public struct ApplyOutcome: Sendable {
     public var report: ApplyReport
     /// What was removed from other schedulers, so that only the chosen one holds entries.
     public var moves: [SchedulerMove]
-    /// Set when this apply moved notif's entries to another scheduler (all of them: the old one
-    /// holds none any more).
+    /// Set when this apply removed an entry from another scheduler and wrote it on the chosen
+    /// one, or (nothing planned) only removed it (`SchedulerChange.made`).
     public var change: SchedulerChange?
     /// A problem with the settings file worth telling (e.g. it was corrupt and moved aside).
     public var notice: String?

@@ -39,6 +39,8 @@ public struct NotifContext: Sendable {
     /// Whether a path names a file this process may run (`FileIO.isExecutable`; tests may stand in
     /// for an installed notif).
     public var isExecutable: @Sendable (String) -> Bool = { FileIO.isExecutable($0) }
+    /// The toggles and reminders notif knows (`NotifCatalog.standard`; tests pass a longer one).
+    public var catalog: NotifCatalog = .standard
 
     public init(
         paths: NotifPaths, clock: any WallClock, zone: ZoneRules, runner: any ProcessRunner,
@@ -90,7 +92,11 @@ public struct NotifContext: Sendable {
     /// The configuration this run's entries belong to (its settings file).
     public var configuration: ConfigurationID { ConfigurationID.of(paths, accountHome: accountHome()) }
 
-    public var store: PreferencesStore { PreferencesStore(paths: paths, clock: clock) }
+    public var store: PreferencesStore {
+        var store = PreferencesStore(paths: paths, clock: clock)
+        store.catalog = catalog
+        return store
+    }
     public var state: StateFiles { StateFiles(paths: paths) }
     public var deliveryLog: DeliveryLog { DeliveryLog(path: paths.deliveryLog) }
 }

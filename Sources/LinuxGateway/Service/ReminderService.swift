@@ -10,6 +10,9 @@ public struct ReminderService: Sendable {
     public init(context: NotifContext) { self.context = context }
 
     static let applyLock = "apply.lock"
+
+    /// Every reminder this notif knows, from its table.
+    public var reminders: [LocalReminder] { context.catalog.reminders }
     static let deliverLock = "deliver.lock"
     static let crontabLock = "crontab.lock"
 
@@ -154,10 +157,11 @@ public struct ReminderService: Sendable {
         let makeEntry = entry(for:)
         guard let kind = choice.kind, let gateway = gateway(for: kind) else {
             let reason = choice.warnings.first ?? "no scheduler available"
-            let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), entry: makeEntry)
+            let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), reminders: reminders,
+                                              entry: makeEntry)
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
-        let report = LocalReminders.apply(loaded.preferences, gateway: gateway, entry: makeEntry)
+        let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
         guard report.succeeded else {
@@ -168,7 +172,8 @@ public struct ReminderService: Sendable {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
         _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
-        let change = placed.flatMap { $0.holder == kind ? nil : SchedulerChange(from: $0.holder, to: kind, why: choice.why) }
+        let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
+                                          recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
     }
 

@@ -22,7 +22,7 @@ extension ReminderService {
                 moves.append(SchedulerMove(scheduler: kind, report: ApplyReport(outcomes: [ReminderOutcome(id: "(\(kind.rawValue) entries)", result: .failed(error.message))])))
                 continue
             }
-            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, entry: entry(for:))))
+            moves.append(SchedulerMove(scheduler: kind, report: LocalReminders.apply(nothing, gateway: old, reminders: reminders, entry: entry(for:))))
         }
         return moves
     }
@@ -32,7 +32,31 @@ extension ReminderService {
     public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
         try underApplyLock { loaded in
             guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-            return LocalReminders.apply(loaded.preferences, gateway: gateway, entry: entry(for:))
+            return LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: entry(for:))
         }
+    }
+}
+
+extension SchedulerChange {
+    /// What an apply onto `kind` really did, from its own results: `moved` when an entry was
+    /// removed from another scheduler (`moves`) and the same reminder written on `kind`
+    /// (`.installed` in `report`); `moved: false` when nothing is planned and an entry was
+    /// removed from another scheduler; nil otherwise, e.g. when the recorded holder changed but
+    /// held nothing, or `kind` already held the reminder. Of several schedulers that gave up
+    /// entries, the recorded holder is named.
+    public static func made(onto kind: SchedulerKind, report: ApplyReport, moves: [SchedulerMove], planned: Set<String>,
+                            recorded: SchedulerKind?, why: String) -> SchedulerChange? {
+        let written = Set(report.outcomes.filter { $0.result == .installed }.map(\.id))
+        let gaveUp = moves.filter { $0.scheduler != kind }.map { move in
+            (scheduler: move.scheduler, ids: Set(move.report.outcomes.filter { $0.result == .cancelled }.map(\.id)))
+        }.filter { !$0.ids.isEmpty }
+        let removals = gaveUp.filter { $0.scheduler == recorded } + gaveUp.filter { $0.scheduler != recorded }
+        if let from = removals.first(where: { !$0.ids.isDisjoint(with: written) }) {
+            return SchedulerChange(from: from.scheduler, to: kind, why: why)
+        }
+        if planned.isEmpty, let from = removals.first {
+            return SchedulerChange(from: from.scheduler, to: kind, why: why, moved: false)
+        }
+        return nil
     }
 }

@@ -1,32 +1,66 @@
 import SharedLogic
 import Storage
 
-/// Everything `notif status` and the page's status area show: settings, scheduler, planned vs
-/// installed entries, whether they agree, the next reminder and the last delivery.
+/// Everything `notif status` and the page's status area show: settings, scheduler, the
+/// reminders' typed status (planned vs installed, which entries cannot fire, the next reminder)
+/// and the last delivery. The `String` views below are the command line's words for it.
 public struct StatusReport: Sendable {
     public var preferences: NotificationPreferences
     public var notice: String?
     public var choice: SchedulerChoice
     /// Whether the chosen scheduler will fire now (`notif daemon is not running`...), or nil when nothing needs saying.
     public var schedulerState: String?
-    public var planned: [String]
-    /// Entries found on the chosen scheduler (nil when it could not be read or there is none).
-    public var installed: [String]?
-    /// Planned entries missing or different from what apply would write, and entries not planned.
-    public var outOfSync: [String]
-    /// When each installed entry really fires, in words, by reminder id
-    /// (`cron at 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`).
-    public var firing: [String: String] = [:]
-    public var nextReminder: Instant?
-    /// Why there is no next reminder (`Tips & Updates is off`, `permission needed`...).
-    public var noReminderReason: String?
+    /// The one status of the reminders, computed once.
+    public let reminders: ReminderStatus
     public var lastDelivery: DeliveryRecord?
     public var warnings: [String]
     /// Each scheduler: whether it can hold the entries here and fire them, and why.
     public var schedulers: [SchedulerUsability] = []
 
-    /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
-    public var inSync: Bool { outOfSync.isEmpty && (installed != nil || planned.isEmpty) }
+    public var planned: [String] { reminders.planned }
+    /// Reminder ids with an entry on the chosen scheduler (nil when it could not be read or there is none).
+    public var installed: [String]? { reminders.installed.map { $0.keys.sorted() } }
+    public var inSync: Bool { reminders.inSync }
+    /// How the entries differ from the plan, in words.
+    public var outOfSync: [String] { reminders.outOfSync.map(StatusWords.problem) }
+    /// When each installed entry really fires, in words, by reminder id
+    /// (`cron at 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`), or that it cannot.
+    public var firing: [String: String] {
+        var result: [String: String] = [:]
+        for (id, entry) in reminders.installed ?? [:] {
+            if let why = reminders.cannotFire[id] {
+                result[id] = "cannot fire: " + StatusWords.cannotFire(why)
+            } else if let words = entry.firing {
+                result[id] = words
+            }
+        }
+        return result
+    }
+    /// `reminders.next` as a time. Stored, not computed: Swift 6.3's optimizer crashes
+    /// ("Found outside of lifetime use") on a switch over it inlined into the command line.
+    public let nextReminder: Instant?
+    /// Why there is no next reminder (`off (Tips & Updates is off)`, `permission is Not decided`...).
+    public let noReminderReason: String?
+
+    public init(preferences: NotificationPreferences, notice: String?, choice: SchedulerChoice, schedulerState: String?,
+                reminders: ReminderStatus, lastDelivery: DeliveryRecord?, warnings: [String], schedulers: [SchedulerUsability]) {
+        self.preferences = preferences
+        self.notice = notice
+        self.choice = choice
+        self.schedulerState = schedulerState
+        self.reminders = reminders
+        self.lastDelivery = lastDelivery
+        self.warnings = warnings
+        self.schedulers = schedulers
+        switch reminders.next {
+        case .at(let time, _):
+            nextReminder = time
+            noReminderReason = nil
+        case .none(let why):
+            nextReminder = nil
+            noReminderReason = StatusWords.noReminder(why)
+        }
+    }
 }
 
 extension ReminderService {
@@ -37,78 +71,79 @@ extension ReminderService {
         let probe = context.probe()
         let placed = placement()
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
-        let planned = LocalReminders.plan(preferences)
+        let planned = LocalReminders.plan(preferences, reminders: reminders)
         var warnings = choice.warnings
-        var installed: [String: String]?
-        var outOfSync: [String] = []
-        var firing: [String: String] = [:]
+        var entries: [String: InstalledEntry]?
+        var unreadable = false
         if let kind = choice.kind, let gateway = gateway(for: kind) {
             do {
                 let found = try gateway.installed()
-                installed = found
-                for (id, text) in found {
-                    if let words = gateway.firing(text, userZone: context.zone) { firing[id] = words }
-                }
-                for reminder in planned {
-                    let want: String?
+                // What apply would write for each planned or installed reminder; why it cannot, once.
+                var wanted: [String: String] = [:]
+                for reminder in reminders where found[reminder.id] != nil || planned.contains(reminder) {
                     do {
-                        want = try gateway.render(entry(for: reminder))
+                        wanted[reminder.id] = try gateway.render(entry(for: reminder))
                     } catch {
-                        want = nil
                         if !warnings.contains(error.message) { warnings.append(error.message) }
                     }
-                    if found[reminder.id] == nil {
-                        outOfSync.append("\(reminder.id) is planned but not installed")
-                    } else if found[reminder.id] != want {
-                        // systemd reports a timer whose files are right but whose link is missing this way.
-                        let notEnabled = want.map { found[reminder.id] == $0 + "(not enabled)\n" } ?? false
-                        outOfSync.append(notEnabled ? "\(reminder.id) is installed but its timer is not enabled" : "\(reminder.id) is installed with another command or for another zone")
-                    }
                 }
-                for id in found.keys.sorted() where !planned.contains(where: { $0.id == id }) {
-                    outOfSync.append("\(id) is installed but not planned")
+                var typed: [String: InstalledEntry] = [:]
+                for (id, text) in found {
+                    var entry = gateway.entry(id, installed: text, userZone: context.zone)
+                    entry.programRunnable = entry.program.map(context.isExecutable) ?? true
+                    entry.current = wanted[id] == text
+                    typed[id] = entry
                 }
-                for (id, text) in found.sorted(by: { $0.key < $1.key }) where text.contains("/.build/") {
-                    warnings.append("the \(id) entry runs notif from a build folder; run `make install` and then `notif apply` so it points at a stable path")
+                entries = typed
+                for entry in typed.values.sorted(by: { $0.id < $1.id }) where entry.runsFromBuildFolder {
+                    warnings.append("the \(entry.id) entry runs notif from a build folder; run `make install` and then `notif apply` so it points at a stable path")
                 }
             } catch {
                 // Unknown is not in sync, even with nothing planned: an entry may still be there.
-                outOfSync.append("the \(gateway.name) entries could not be read")
+                unreadable = true
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
             if let recorded = placed?.holder, recorded != kind {
                 warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
             }
-        } else if !planned.isEmpty {
-            outOfSync.append(contentsOf: planned.map { "\($0.id) is planned but no scheduler can hold it" })
         }
-
-        let now = context.clock.now()
-        let armed = planned.filter { installed?[$0.id] != nil }
-        let next = armed.map { ReminderClock.nextFire(of: $0.time, after: now, in: context.zone) }.min()
-        var reason: String?
-        if next == nil {
-            if let first = LocalReminders.all.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
-                reason = block == .preferenceOff || block == .masterSwitchOff ? "off (\(block.message(for: first)))" : block.message(for: first)
-            } else if choice.kind == nil {
-                reason = "no scheduler available"
-            } else {
-                reason = "not scheduled (`notif apply` installs it)"
-            }
-        }
-        let last = try? context.deliveryLog.newest(1) { $0.kind != .test }.first
+        let facts = SchedulerFacts(scheduler: choice.kind, entries: entries,
+                                   schedulerCannotFire: choice.kind.flatMap { Self.cannotFire(on: $0, probe: probe) })
+        let status = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire(), reminders: reminders)
+        let last = try? context.deliveryLog.newest(1) { $0.kind != .test && $0.kind != .button }.first
         return StatusReport(
             preferences: preferences, notice: loaded.notice, choice: choice,
-            schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) },
-            planned: planned.map(\.id), installed: installed.map { $0.keys.sorted() },
-            outOfSync: outOfSync, firing: firing, nextReminder: next, noReminderReason: reason,
+            schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: status,
             lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
+    }
+
+    /// Each reminder's next firing time in the zone notif shows, whatever the settings.
+    public func nextFire() -> [String: Instant] {
+        let now = context.clock.now()
+        var result: [String: Instant] = [:]
+        for reminder in reminders { result[reminder.id] = ReminderClock.nextFire(of: reminder, after: now, in: context.zone) }
+        return result
+    }
+
+    /// Why nothing on `kind` fires now, when that is so: a systemd timer with no manager on a
+    /// machine not started with systemd, built-in entries with no `notif daemon` (nor its
+    /// autostart entry). A scheduler that waits for a login or a daemon restart still fires.
+    public static func cannotFire(on kind: SchedulerKind, probe: SchedulerProbe) -> CannotFire? {
+        guard SchedulerUsability.of(kind, probe: probe).state == .unusable else { return nil }
+        switch kind {
+        case .systemd: return .noSystemd
+        case .embedded: return .daemonNotRunning
+        case .cron: return nil
+        }
     }
 
     /// A few words on whether `kind` fires on this machine now.
     static func state(of kind: SchedulerKind, probe: SchedulerProbe) -> String? {
         switch kind {
-        case .systemd: return probe.systemdUserManagerRunning ? "user manager running" : "no systemd user manager: starts at next login"
+        case .systemd:
+            if probe.systemdUserManagerRunning { return "user manager running" }
+            return probe.systemdBooted ? "no systemd user manager: starts at next login"
+                : "no systemd user manager, and this machine was not started with systemd: its timers cannot fire"
         case .cron: return probe.cronDaemonRunning ? nil : "the cron daemon is not running"
         case .embedded: return probe.embeddedDaemonRunning ? "notif daemon running" : "notif daemon is not running"
         }
@@ -117,8 +152,7 @@ extension ReminderService {
     /// `status --json`.
     public func json(_ report: StatusReport) -> JSONValue {
         let preferences = report.preferences
-        var prefs: [JSONMember] = PreferenceToggle.allCases.map { JSONMember($0.jsonKey, .bool(preferences[$0])) }
-        prefs.insert(JSONMember("sound", .string(preferences.sound.rawValue)), at: prefs.count - 1)
+        var prefs = PreferencesCodec.orderedMembers(preferences, catalog: context.catalog).map { JSONMember($0.0, $0.1) }
         prefs.append(JSONMember("onboardingCompleted", .bool(preferences.onboardingCompleted)))
         return .object([
             JSONMember("mode", .string(preferences.mode.rawValue)),
@@ -140,7 +174,14 @@ extension ReminderService {
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),
             JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),
-            JSONMember("firing", .object(report.firing.keys.sorted().map { JSONMember($0, .string(report.firing[$0]!)) })),
+            JSONMember("firing", .object(report.firing.keys.sorted().filter { report.reminders.cannotFire[$0] == nil }
+                .map { JSONMember($0, .string(report.firing[$0]!)) })),
+            JSONMember("cannotFire", .object(report.reminders.cannotFire.keys.sorted().map { id in
+                JSONMember(id, .object([
+                    JSONMember("reason", .string(StatusWords.code(report.reminders.cannotFire[id]!))),
+                    JSONMember("message", .string(StatusWords.cannotFire(report.reminders.cannotFire[id]!))),
+                ]))
+            })),
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),

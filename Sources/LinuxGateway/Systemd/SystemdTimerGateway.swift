@@ -19,7 +19,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     public let name = "systemd"
     let runner: any ProcessRunner
     /// `~/.config/systemd/user`.
-    let unitDirectory: String
+    public let unitDirectory: String
     /// `~/.local/share/systemd/timers`, where a user manager keeps `stamp-UNIT` files.
     let stampDirectory: String
     /// `~/.config`, given to systemctl so it edits the same directory.
@@ -88,15 +88,25 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         "[timer]\n" + (timer ?? "(missing)\n") + "[service]\n" + (service ?? "(missing)\n") + (enabled ? "" : "(not enabled)\n")
     }
 
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        // Only untagged units of an earlier notif are there when the text starts with the note.
+        let tag = text.hasPrefix(Self.untaggedNote) ? nil : owner.tag
+        return InstalledEntry(id: id, current: false, enabled: isEnabled(SystemdUnits.timerName(id, tag: tag)),
+                              program: SystemdUnits.conditionProgram(inService: text),
+                              firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
+    }
+
     /// `systemd timer at *-*-* 09:00:00 Asia/Kolkata`, from the installed timer.
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    func firing(_ installed: String, userZone: ZoneRules, time: DailyTime? = nil) -> String? {
         let calendars = SystemdUnits.calendars(inTimer: installed)
         guard !calendars.isEmpty else { return nil }
         var text = "systemd timer at " + calendars.joined(separator: " and ")
-        if calendars.count > 1 || !calendars.contains(where: { $0.split(separator: " ").count > 2 }) {
+        // A calendar that names its zone ends in the zone, not in the time.
+        let namesZone = calendars.contains { !($0.split(separator: " ").last?.contains(":") ?? true) }
+        if calendars.count > 1 || !namesZone {
             text += " (the user manager's zone, \(systemZone().name))"
         }
-        if calendars.count > 1 { text += "; the first run at or after 09:00 in \(userZone.name) shows it" }
+        if calendars.count > 1 { text += "; the first run at or after \(time ?? DailyTime(hour: 9, minute: 0)) in \(userZone.name) shows it" }
         if installed.hasPrefix(Self.untaggedNote) { text += "; units of an earlier notif, which `notif apply` replaces" }
         return text
     }
@@ -135,6 +145,43 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     public func cancel(_ id: String) throws(GatewayError) {
         try removeUnits(SystemdUnits.baseName(id, tag: owner.tag))
         if owner.isDefault { try removeUnits(SystemdUnits.baseName(id, tag: nil)) }
+    }
+
+    // MARK: Every configuration's units (`notif reset --entries`)
+
+    /// The base names (`notif-ID-TAG`, `notif-ID`) of every configuration's units here: unit files
+    /// notif wrote, and enable links and timer stamps that outlived them (for those, only names
+    /// with a configuration's tag or a reminder id notif knows: a link of the user's own
+    /// `notif-backup.timer` is not notif's).
+    public func everyUnitBase() throws(GatewayError) -> [String] {
+        var bases = Set<String>()
+        for name in try unitFileNames() where SystemdUnits.parse(unitName: name) != nil {
+            if try ownFile(path(name)) != nil { bases.insert(String(name.dropLast(name.hasSuffix(".timer") ? ".timer".count : ".service".count))) }
+        }
+        let known = Set(LocalReminders.all.map(\.id))
+        func leftover(_ name: String) {
+            guard name.hasSuffix(".timer"), let (id, tag) = SystemdUnits.parse(unitName: name), tag != nil || known.contains(id) else { return }
+            bases.insert(String(name.dropLast(".timer".count)))
+        }
+        do {
+            try FileIO.names(in: Posix.join(unitDirectory, "timers.target.wants")).filter { $0.hasPrefix("notif-") }.forEach(leftover)
+            try FileIO.names(in: stampDirectory).filter { $0.hasPrefix("stamp-notif-") }.forEach { leftover(String($0.dropFirst("stamp-".count))) }
+        } catch {
+            throw GatewayError(error.description)
+        }
+        return bases.sorted()
+    }
+
+    /// The words of `BASE.service`'s `ExecStart=` when notif wrote that service.
+    public func serviceCommand(_ base: String) -> [String]? {
+        guard let text = try? ownFile(path(base + ".service")) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }
+        return line.map { CommandWords.systemd(execStart: String($0.dropFirst("ExecStart=".count))) }
+    }
+
+    /// Removes `BASE`'s units whatever configuration they belong to (see `removeUnits`).
+    public func removeUnits(named base: String) throws(GatewayError) {
+        try removeUnits(base)
     }
 
     /// Stops, disables and removes `BASE.timer` and `BASE.service` when notif wrote them, and the timer's stamp.

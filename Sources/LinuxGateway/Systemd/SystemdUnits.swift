@@ -37,13 +37,20 @@ public enum SystemdUnits {
     public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
                                  zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
         let time = entry.reminder.time
-        guard let variable = entry.zoneVariable else { return [calendar(time)] }
-        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [calendar(time) + " " + name] }
-        return SchedulerTimes.times(of: time, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
+        let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
+        let own = calendar(SchedulerTimes.Slot(time: time, weekday: weekday))
+        guard let variable = entry.zoneVariable else { return [own] }
+        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [own + " " + name] }
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
     }
 
     /// `*-*-* 09:00:00`
     public static func calendar(_ time: DailyTime) -> String { "*-*-* \(time):00" }
+
+    /// `*-*-* 09:00:00`, or `Mon *-*-* 10:00:00` for a weekly slot.
+    public static func calendar(_ slot: SchedulerTimes.Slot) -> String {
+        (slot.weekday.map { $0.short + " " } ?? "") + calendar(slot.time)
+    }
 
     public static func timer(for entry: ScheduledEntry, owner: ConfigurationID, calendars: [String]) -> String {
         let reminder = entry.reminder
@@ -51,7 +58,7 @@ public enum SystemdUnits {
         return """
             \(marker)
             [Unit]
-            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), daily at \(reminder.time) \(zone)"))
+            Description=\(SystemdCommand.escapeSpecifiers("notif reminder: \(reminder.title), \(reminder.schedule) \(zone)"))
 
             [Timer]
             \(calendars.map { "OnCalendar=" + $0 }.joined(separator: "\n"))
@@ -90,6 +97,13 @@ public enum SystemdUnits {
             throw GatewayError("cannot schedule \(path.debugDescription) with systemd: a unit file cannot name a program whose path holds a line break or ends in a backslash or a space (ConditionFileIsExecutable=); install notif to a plain path (make install)")
         }
         return SystemdCommand.escapeSpecifiers(path)
+    }
+
+    /// The program in an installed service's `ConditionFileIsExecutable=` line (specifiers undone).
+    static func conditionProgram(inService text: String) -> String? {
+        let key = "ConditionFileIsExecutable="
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return nil }
+        return String(line.dropFirst(key.count)).replacing("%%", with: "%")
     }
 
     /// The `OnCalendar=` values in an installed timer's text.

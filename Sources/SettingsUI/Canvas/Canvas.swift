@@ -84,11 +84,15 @@ public struct Canvas: Equatable, Sendable {
             let w = TextWidth.of(scalar)
             if w == 0 { continue }
             if used + w > limit { break }
-            if col >= 0 {
-                // What this terminal cannot show takes one column, as `?`: the painter and
-                // ncurses then agree on where everything after it goes.
-                let shown: Unicode.Scalar = TextWidth.isPrintable(scalar) ? scalar : "?"
-                cells[row * width + col] = Cell(scalar: shown, role: role, continuation: false)
+            if !TextWidth.isPrintable(scalar) {
+                // What this terminal cannot show is drawn as its ASCII stand-in (`...` for `…`,
+                // `?` for most), as wide as TextWidth counted it: the painter and ncurses then
+                // agree on where everything after it goes.
+                for (offset, stand) in ASCIIText.replacement(for: scalar).unicodeScalars.enumerated() where col + offset >= 0 && col + offset < width {
+                    cells[row * width + col + offset] = Cell(scalar: stand, role: role, continuation: false)
+                }
+            } else if col >= 0 {
+                cells[row * width + col] = Cell(scalar: scalar, role: role, continuation: false)
                 if w == 2 && col + 1 < width {
                     cells[row * width + col + 1] = Cell(scalar: " ", role: role, continuation: true)
                 }

@@ -31,16 +31,17 @@ public enum TextWidth {
     }
 
     /// The columns one scalar takes on the page: controls and bidirectional controls none (they
-    /// are never drawn), what the terminal cannot show one (it is drawn as `?`).
+    /// are never drawn), what the terminal cannot show those of its ASCII stand-in (`...` for
+    /// `…`, `?` for most).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v >= 0x20 && v < 0x7F { return 1 }
         if TerminalText.needsEscape(scalar) { return 0 }
         let w = columns.columns(scalar)
-        return w < 0 ? 1 : w
+        return w < 0 ? ASCIIText.replacement(for: scalar).utf8.count : w
     }
 
-    /// Whether the terminal can show `scalar` as it is (else the page draws `?`).
+    /// Whether the terminal can show `scalar` as it is (else the page draws its ASCII stand-in).
     public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v >= 0x20 && v < 0x7F { return true }

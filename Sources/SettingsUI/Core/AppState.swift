@@ -38,7 +38,7 @@ public enum Button: Equatable, Hashable, Sendable {
         case .saveAgain: return "Save again"
         case .quitAnyway: return "Quit anyway"
         case .next: return "Continue"
-        case .turnOn: return "Turn on Tips & Updates"
+        case .turnOn: return "Turn on \(OnboardingOffer.reminder.title)"
         case .notNow: return "Not now"
         }
     }
@@ -61,15 +61,21 @@ public enum Dialog: Equatable, Sendable {
 public struct Notice: Equatable, Sendable {
     public var text: String
     public var isWarning: Bool
-    public init(_ text: String, warning: Bool = false) {
+    /// Said by an apply about itself (`Moved the reminder …`): the next apply, or a change made
+    /// here or elsewhere, takes it away.
+    public var untilNextApply: Bool
+    public init(_ text: String, warning: Bool = false, untilNextApply: Bool = false) {
         self.text = text
         self.isWarning = warning
+        self.untilNextApply = untilNextApply
     }
 }
 
 /// The whole UI state: pure data, rendered by `render` and changed only by `update`.
 public struct AppState: Equatable, Sendable {
     public var preferences: NotificationPreferences
+    /// The toggles and reminders the page shows (`NotifCatalog.standard`; tests pass a longer one).
+    public var catalog: NotifCatalog = .standard
     public var screen: Screen = .page
     public var dialog: Dialog?
     public var focus: PageRow = .pushNotifications
@@ -78,6 +84,11 @@ public struct AppState: Equatable, Sendable {
     public var status: SchedulerStatus
     /// A passing message (`Test notification shown`), or a warning about the last action.
     public var notice: Notice?
+    /// Why `TZ` names no time zone (the page's times are then UTC), for the status area.
+    public var zoneProblem: String?
+    /// What happened to the settings file while the page ran (a corrupt one moved aside, and
+    /// where to): shown as a warning, and said again after quitting.
+    public var settingsNotices: [String] = []
     /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
     /// Why the last save failed, while changes are unsaved (`r` saves them again).

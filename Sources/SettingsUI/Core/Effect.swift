@@ -71,6 +71,9 @@ public enum Effect: Equatable, Sendable {
     case apply(choosing: Bool)
     /// Read the scheduler's state again without changing it. Answered by `.statusRefreshed`.
     case refreshStatus
+    /// Look again at which schedulers can be used here and why (the chooser just opened).
+    /// Answered by `.schedulersChecked`.
+    case checkSchedulers
     /// Read the saved settings again (another process changed them). Answered by `.preferencesReloaded`.
     case reloadPreferences
     /// Account projects: retry a device registration that failed before (nothing comes back).

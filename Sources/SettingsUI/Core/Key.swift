@@ -33,10 +33,13 @@ public enum Action: Equatable, Sendable {
     case applied(status: SchedulerStatus, problem: String?)
     /// A `.refreshStatus` finished (nil: the scheduler could not be read; the status stays).
     case statusRefreshed(SchedulerStatus?)
+    /// A `.checkSchedulers` finished: what each choice in the chooser means now.
+    case schedulersChecked([SchedulerOption])
     case testFinished(succeeded: Bool, message: String)
     case historyLoaded(HistoryContent)
-    /// What the settings file holds now (after `.reloadPreferences`).
-    case preferencesReloaded(NotificationPreferences)
+    /// What the settings file holds now (after `.reloadPreferences`), and what reading it did
+    /// that the person must be told (a corrupt file moved aside: the defaults are in force).
+    case preferencesReloaded(NotificationPreferences, notice: String? = nil)
     /// Something outside the page happened to notif's files.
     case changedElsewhere(OutsideChange)
 }

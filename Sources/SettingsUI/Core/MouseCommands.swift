@@ -28,7 +28,7 @@ extension AppState {
             chooseSound(sound, effects: &effects)
         case .schedulerLine:
             guard dialog == nil, screen == .page else { return }
-            openSchedulerList()
+            openSchedulerList(effects: &effects)
         case .scheduler(let choice):
             guard case .schedulerList = dialog else { return }
             chooseScheduler(choice, effects: &effects)

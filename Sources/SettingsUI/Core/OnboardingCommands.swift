@@ -6,7 +6,8 @@ extension AppState {
     public var wizardButtons: [Button] {
         switch screen {
         case .onboarding(.welcome): return [.next]
-        case .onboarding(.guestReminders): return [.turnOn, .notNow]
+        // Already on (set before, with `notif set`): nothing to offer, only to go on.
+        case .onboarding(.guestReminders): return preferences.tipsAndUpdates ? [.next] : [.turnOn, .notNow]
         case .onboarding(.accountPermission): return [.next]
         default: return []
         }
@@ -36,12 +37,12 @@ extension AppState {
                 }
             } else {
                 screen = .onboarding(.guestReminders)
-                wizardFocus = .turnOn
+                wizardFocus = wizardButtons.first ?? .next
             }
         case .onboarding(.guestReminders):
-            if button == .turnOn && !preferences.tipsAndUpdates {
+            if button == .turnOn && !preferences[OnboardingOffer.toggle] {
                 // Turning it on follows the Guest prompt rules: the prompt finishes the wizard.
-                change(.toggle(.tipsAndUpdates, true), effects: &effects)
+                change(.toggle(OnboardingOffer.toggle, true), effects: &effects)
                 if dialog == nil { finishOnboarding(effects: &effects) }
             } else {
                 finishOnboarding(effects: &effects)

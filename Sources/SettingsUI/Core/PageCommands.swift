@@ -11,7 +11,7 @@ extension AppState {
         case .turnOff: set(focus, on: false, effects: &effects)
         case .turnOn: set(focus, on: true, effects: &effects)
         case .permission: dialog = .permission(focus: .allow, reason: .requested)
-        case .scheduler: openSchedulerList()
+        case .scheduler: openSchedulerList(effects: &effects)
         case .test: test(effects: &effects)
         case .history:
             screen = .history
@@ -68,7 +68,9 @@ extension AppState {
         var index = focus.rawValue
         while true {
             index += step
-            guard let row = PageRow(rawValue: index) else { return }
+            let rows = PageRow.rows(in: catalog)
+            guard rows.indices.contains(index) else { return }
+            let row = rows[index]
             if row.isEnabled(in: preferences) {
                 focus = row
                 return
@@ -121,9 +123,13 @@ extension AppState {
     }
 
     /// The chooser opens on the saved choice. Account projects schedule nothing: no chooser.
-    mutating func openSchedulerList() {
+    /// What each scheduler can do here is looked at again now (a daemon may have started or
+    /// stopped since the page opened): "checking…" until the shell answers.
+    mutating func openSchedulerList(effects: inout [Effect]) {
         guard preferences.mode == .guest else { return }
         dialog = .schedulerList(selected: preferences.scheduler)
+        status.options = []
+        effects.append(.checkSchedulers)
     }
 
     mutating func schedulerListCommand(_ command: Command, selected: SchedulerPreference, effects: inout [Effect]) {
@@ -142,7 +148,7 @@ extension AppState {
     /// are elsewhere (a one-off `--scheduler` put them there): it moves them back.
     mutating func chooseScheduler(_ choice: SchedulerPreference, effects: inout [Effect]) {
         dialog = nil
-        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler != choice.rawValue
+        let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler?.rawValue != choice.rawValue
         if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
     }
 

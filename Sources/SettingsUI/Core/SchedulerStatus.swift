@@ -5,25 +5,32 @@ public struct SchedulerOption: Equatable, Sendable {
     public var choice: SchedulerPreference
     /// Entries put there would be kept (they may still wait for a login or a daemon: `reason` says).
     public var usable: Bool
+    /// Usable, but nothing there fires until something starts (the cron daemon, a user
+    /// manager at login, `notif daemon`).
+    public var waiting: Bool
     public var reason: String
 
-    public init(choice: SchedulerPreference, usable: Bool, reason: String) {
+    public init(choice: SchedulerPreference, usable: Bool, waiting: Bool = false, reason: String) {
         self.choice = choice
         self.usable = usable
+        self.waiting = waiting
         self.reason = reason
     }
 }
 
-/// What the shell knows about the scheduler, for the page's status area.
+/// What the shell knows about the scheduler, for the page's status area: the facts it read
+/// (typed), from which the page computes the one `ReminderStatus` for the settings it shows.
 public struct SchedulerStatus: Equatable, Sendable {
-    /// `cron`, `systemd`, `embedded`; nil when none can be used.
-    public var scheduler: String?
-    /// Reminder ids installed there; nil when unknown (not read yet, or unreadable).
-    public var installed: Set<String>?
+    /// The scheduler in use, its entries, and whether it fires now.
+    public var facts: SchedulerFacts
+    /// The scheduler's entries could not be read.
+    public var unreadable: Bool
     /// Things the person should know (daemon not running, no scheduler...).
     public var warnings: [String]
-    /// The next firing of each reminder in local time, whatever the settings.
-    public var nextFire: [String: LocalDateTime]
+    /// The next firing of each reminder, whatever the settings.
+    public var nextFire: [String: Instant]
+    /// The zone notif shows, for `nextFire` in words.
+    public var zone: ZoneRules
     /// False until the scheduler has been looked at (the first frame comes before that).
     public var checked: Bool
     /// What each choice in the chooser means on this machine, in `SchedulerPreference` order.
@@ -33,17 +40,39 @@ public struct SchedulerStatus: Equatable, Sendable {
     /// Said once when the entries just moved to another scheduler (`Moved the reminder from …`).
     public var moved: String?
 
-    public init(scheduler: String? = nil, installed: Set<String>? = nil, warnings: [String] = [],
-                nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerOption] = [],
-                overridden: Bool = false, moved: String? = nil) {
-        self.scheduler = scheduler
-        self.installed = installed
+    public init(facts: SchedulerFacts, unreadable: Bool = false, warnings: [String] = [], nextFire: [String: Instant] = [:],
+                zone: ZoneRules = .utc, checked: Bool = true, options: [SchedulerOption] = [], overridden: Bool = false,
+                moved: String? = nil) {
+        self.facts = facts
+        self.unreadable = unreadable
         self.warnings = warnings
         self.nextFire = nextFire
+        self.zone = zone
         self.checked = checked
         self.options = options
         self.overridden = overridden
         self.moved = moved
+    }
+
+    /// A status from plain ids (tests, first frames): each id in `installed` is a current entry
+    /// that can fire; `nextFire` times are wall-clock times in UTC.
+    public init(scheduler: SchedulerKind? = nil, installed: Set<String>? = nil, warnings: [String] = [],
+                nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerOption] = [],
+                overridden: Bool = false, moved: String? = nil) {
+        let entries = installed.map { ids in
+            Dictionary(uniqueKeysWithValues: ids.map { ($0, InstalledEntry(id: $0, current: true)) })
+        }
+        self.init(facts: SchedulerFacts(scheduler: scheduler, entries: entries), warnings: warnings,
+                  nextFire: nextFire.mapValues { ZoneRules.utc.resolve($0) }, zone: .utc, checked: checked, options: options,
+                  overridden: overridden, moved: moved)
+    }
+
+    /// The scheduler in use; nil when none can be used (or not looked at yet).
+    public var scheduler: SchedulerKind? { facts.scheduler }
+
+    /// The reminders' status under `preferences` (the page's settings, which may be newer than the facts).
+    public func reminders(for preferences: NotificationPreferences, catalog: NotifCatalog = .standard) -> ReminderStatus {
+        ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire, reminders: catalog.reminders)
     }
 }
 

@@ -30,7 +30,7 @@ public enum SettingsApp {
                 next.retrying = false
                 next.notice = problem == nil ? Notice("Done: the settings are saved and scheduled.") : nil
             }
-            next.announceMove()
+            next.announceMove(replacingOlder: true)
             if let effect = next.scheduling.finished() { effects.append(effect) }
             next.schedulingSettled(effects: &effects)
         case .statusRefreshed(let status):
@@ -39,15 +39,29 @@ public enum SettingsApp {
             next.announceMove()
             if let effect = next.scheduling.finished() { effects.append(effect) }
             next.schedulingSettled(effects: &effects)
+        case .schedulersChecked(let options):
+            next.status.options = options
         case .testFinished(let succeeded, let message):
             next.notice = Notice(message, warning: !succeeded)
         case .historyLoaded(let content):
             next.history = content
             next.historySelection = min(next.historySelection, max(0, next.historyCount - 1))
             if case .historyEntry(let index)? = next.dialog, index >= next.historyCount { next.dialog = nil }
-        case .preferencesReloaded(let preferences):
+        case .preferencesReloaded(let preferences, let notice):
+            if let notice {
+                // The file was corrupt and is gone: the defaults are the settings now. The page
+                // says so and brings the scheduler in line with them, so what it shows (none — off,
+                // say) is what fires, as `notif apply` at the next login would.
+                next.settingsNotices.append(notice)
+                next.notice = Notice(notice + "; the reminders now follow the defaults", warning: true)
+                next.savedPreferences = preferences
+                next.showSavedWithChanges()
+                next.requestScheduling(.apply(choosing: false), effects: &effects)
+                break
+            }
             // What another process saved, with this page's changes not saved yet still on top.
             guard preferences != next.savedPreferences else { break }
+            if next.notice?.untilNextApply == true { next.notice = nil }
             next.savedPreferences = preferences
             next.showSavedWithChanges()
             next.requestScheduling(.refresh, effects: &effects)
@@ -124,10 +138,14 @@ extension AppState {
         }
     }
 
-    /// Says once that the entries moved to another scheduler.
-    mutating func announceMove() {
-        guard let moved = status.moved else { return }
-        notice = Notice(moved)
+    /// Says once that the entries moved to another scheduler (or were removed from one).
+    /// - Parameter replacingOlder: an apply finished, so what an earlier apply said goes.
+    mutating func announceMove(replacingOlder: Bool = false) {
+        guard let moved = status.moved else {
+            if replacingOlder && notice?.untilNextApply == true { notice = nil }
+            return
+        }
+        notice = Notice(moved, untilNextApply: true)
         status.moved = nil
     }
 

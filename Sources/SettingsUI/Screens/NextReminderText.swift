@@ -1,38 +1,71 @@
 import SharedLogic
 
-/// The text after `Next reminder:`: the local day and time, or `none — <why>`.
+/// The text after `Next reminder:`: the local day and time, or `none — <why>`, from the one
+/// `ReminderStatus` (the page's words: its hints name keys, not commands).
 public enum NextReminderText {
-    public static func describe(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true) -> String {
-        let dash = unicode ? "—" : "-"
-        var reasons: [String] = []
-        var times: [LocalDateTime] = []
-        for reminder in LocalReminders.all {
-            if let block = LocalReminders.blockReason(for: reminder, in: preferences) {
-                reasons.append(text(for: block, reminder: reminder))
-            } else if status.scheduler == nil && status.checked {
-                reasons.append("no scheduler available")
-            } else if let installed = status.installed, !installed.contains(reminder.id) {
-                reasons.append("not scheduled yet")
-            } else if let time = status.nextFire[reminder.id] {
-                times.append(time)
-            } else {
-                reasons.append(status.checked ? "not scheduled yet" : "checking…")
+    /// What the line shows, typed: a time, or no time (drawn dim) with the words why.
+    public enum Line: Equatable, Sendable {
+        case time(String)
+        case none(String)
+        case checking(String)
+
+        public var text: String {
+            switch self {
+            case .time(let text), .none(let text), .checking(let text): return text
             }
         }
-        if let first = times.min(by: { ($0.date, $0.hour, $0.minute) < ($1.date, $1.hour, $1.minute) }) {
-            return first.shortDisplay
+
+        /// No reminder is coming: drawn dim (a time, or the wait for one, is drawn as `on`).
+        public var isDim: Bool {
+            if case .none = self { return true }
+            return false
         }
-        if reasons.first == "checking…" { return unicode ? "checking…" : "checking..." }
-        return "none \(dash) " + (reasons.first ?? "nothing planned")
     }
 
-    static func text(for reason: BlockReason, reminder: LocalReminder) -> String {
+    public static func describe(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true,
+                                catalog: NotifCatalog = .standard) -> String {
+        line(preferences, status, unicode: unicode, catalog: catalog).text
+    }
+
+    public static func line(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true,
+                            catalog: NotifCatalog = .standard) -> Line {
+        let reminders = status.reminders(for: preferences, catalog: catalog)
+        switch reminders.next {
+        case .at(let time, _):
+            return .time(status.zone.localDateTime(of: time).shortDisplay)
+        case .none(let why):
+            if case .blocked = why {} else if !status.checked {
+                return .checking(unicode ? "checking…" : "checking...")
+            }
+            return .none("none \(unicode ? "—" : "-") " + text(for: why, catalog: catalog))
+        }
+    }
+
+    static func text(for reason: NoReminderReason, catalog: NotifCatalog = .standard) -> String {
         switch reason {
-        case .accountProject: return "Account project (reminders are a Guest feature)"
-        case .masterSwitchOff: return "off (Push Notifications is off)"
-        case .preferenceOff: return "off (\(reminder.title) is off)"
-        case .permissionDenied: return "blocked: permission is \(NotificationPermission.denied.word) (p changes it)"
-        case .permissionNotDetermined: return "permission is \(NotificationPermission.notDetermined.word) (press p)"
+        case .blocked(let block, let id):
+            switch block {
+            case .accountProject: return "Account project (reminders are a Guest feature)"
+            case .masterSwitchOff: return "off (Push Notifications is off)"
+            case .preferenceOff: return "off (\(catalog.reminders.first { $0.id == id }?.title ?? id) is off)"
+            case .permissionDenied: return "blocked: permission is \(NotificationPermission.denied.word) (p changes it)"
+            case .permissionNotDetermined: return "permission is \(NotificationPermission.notDetermined.word) (press p)"
+            }
+        case .noScheduler: return "no scheduler available"
+        case .unreadable: return "unknown: the scheduler's entries could not be read"
+        case .notInstalled: return "not scheduled yet"
+        case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
+        case .nothingDefined: return "nothing planned"
+        }
+    }
+
+    /// Why an entry cannot fire, with what to do on the page or in a shell.
+    static func cannotFire(_ why: CannotFire) -> String {
+        switch why {
+        case .programMissing(let path):
+            return "its program \(TerminalText.quoted(path)) is gone; open the installed notif"
+        case .noSystemd: return "no systemd here (s chooses another scheduler)"
+        case .daemonNotRunning: return "notif daemon is not running (start `notif daemon`, or s chooses another scheduler)"
         }
     }
 }

@@ -37,11 +37,19 @@ enum OnboardingScreen {
                     ? "This is a Guest project: reminders are scheduled locally, and nothing is sent to a server."
                     : "This is an Account project: notifications come from your server.",
             ]
-        case .guestReminders:
+        case .guestReminders where state.preferences.tipsAndUpdates:
             text = [
-                "Tips & Updates is a daily reminder at 09:00, your local time.",
+                "Tips & Updates is on: a daily reminder at 09:00, your local time.",
+                "You can change it, and every other setting, on the Notifications page.",
+            ]
+        case .guestReminders:
+            let offered = OnboardingOffer.reminder
+            text = NotifCatalog.standard.reminders.map { reminder in
+                let day = if case .weekly(let day) = reminder.recurrence { "on \(day.name)s " } else { "" }
+                return "\(reminder.title) is a \(reminder.recurrence.adjective) reminder \(day)at \(reminder.time), your local time."
+            } + [
                 "Reminders ask for permission the first time one is turned on; you can change every setting later on the Notifications page.",
-                "Turn on Tips & Updates now?",
+                "Turn on \(offered.title) now?",
             ]
         case .accountPermission:
             let permission = state.preferences.permission

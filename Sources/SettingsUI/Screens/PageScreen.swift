@@ -12,16 +12,17 @@ public enum PageScreen {
         let p = state.preferences
         let mode = p.mode == .guest ? "Guest project" : "Account project"
         Chrome.title("Notifications", right: mode, state: state, on: &canvas)
-        for row in PageRow.allCases {
+        let rows = PageRow.rows(in: state.catalog)
+        for row in rows {
             drawRow(row, state: state, on: &canvas)
         }
-        var line = firstRow + PageRow.allCases.count + 1
+        var line = firstRow + rows.count + 1
         Chrome.rule(row: line, state: state, on: &canvas)
         line += 1
-        let next = NextReminderText.describe(p, state.status, unicode: state.unicode)
+        let next = NextReminderText.line(p, state.status, unicode: state.unicode, catalog: state.catalog)
         canvas.put(" Next reminder: ", row: line, column: 0, role: .normal)
-        canvas.put(TextWidth.truncate(next, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
-                   role: next.hasPrefix("none") ? .dim : .on)
+        canvas.put(TextWidth.truncate(next.text, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
+                   role: next.isDim ? .dim : .on)
         line += 1
         let permission = "   Permission: \(p.permission.word)"
         let source = p.mode == .account
@@ -54,7 +55,7 @@ public enum PageScreen {
 
     /// What the status area must say beyond the next reminder.
     static func statusLines(_ state: AppState) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = state.zoneProblem.map { [$0] } ?? []
         let p = state.preferences
         if p.mode == .account {
             lines.append("Tips & Updates reminders are a Guest feature: this Account project schedules nothing here.")
@@ -82,17 +83,17 @@ public enum PageScreen {
             let on = p[toggle]
             canvas.put(on ? "[x]" : "[ ]", row: y, column: switchColumn, role: enabled ? (on ? .on : .off) : .disabled)
         }
-        canvas.put(row.setting.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
+        canvas.put(row.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
         var detail: String
         if row == .sound {
             detail = state.unicode ? "‹ \(p.sound.rawValue) ›" : "< \(p.sound.rawValue) >"
         } else {
-            detail = row.detail
-            if row == .tipsAndUpdates && p.mode == .account { detail = "Guest feature" }
+            detail = row.detail(in: state.catalog)
+            if let toggle = row.toggle, state.catalog.reminder(following: toggle) != nil, p.mode == .account { detail = "Guest feature" }
         }
         // A reminder that is on but cannot fire says so on its own row, not only in the status area.
         var detailRole: Role = .dim
-        if let toggle = row.toggle, p[toggle], let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
+        if let toggle = row.toggle, p[toggle], let reminder = state.catalog.reminder(following: toggle) {
             switch LocalReminders.blockReason(for: reminder, in: p) {
             case .permissionDenied?:
                 detail = "Blocked: press p"

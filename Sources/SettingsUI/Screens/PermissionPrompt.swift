@@ -10,7 +10,8 @@ public enum PermissionPrompt {
         }
         return state.preferences.mode == .account
             ? "notif would like to show notifications from your Account project's server on this desktop."
-            : "notif would like to show notifications, such as a Tips & Updates reminder every day at 09:00."
+            : "notif would like to show notifications, such as "
+                + NotifCatalog.standard.reminders.map { "a \($0.title) reminder \($0.recurrence.every) at \($0.time)" }.joined(separator: " or ") + "."
     }
 
     static func draw(_ state: AppState, focus: Button, on canvas: inout Canvas) {

@@ -7,7 +7,7 @@ enum SchedulerChooser {
     /// shortened to fit `width` (the key first, then the note).
     static func line(_ state: AppState, fitting width: Int) -> String {
         let status = state.status
-        let inUse = status.scheduler ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
+        let inUse = status.scheduler?.rawValue ?? (status.checked ? "none" : (state.unicode ? "checking…" : "checking..."))
         let saved = state.preferences.scheduler
         var note: String?
         if status.checked {
@@ -15,7 +15,7 @@ enum SchedulerChooser {
                 note = "--scheduler"
             } else if saved == .auto {
                 note = "auto"
-            } else if saved.rawValue == status.scheduler {
+            } else if saved.rawValue == status.scheduler?.rawValue {
                 note = "chosen"
             } else if status.scheduler != nil {
                 note = "kept; chosen: \(saved.rawValue)"
@@ -34,11 +34,31 @@ enum SchedulerChooser {
         status.options.first { $0.choice == choice }
     }
 
+    /// `usable`, `usable, not running yet`, `not usable`, `notif picks` (auto), `checking…`;
+    /// then, for the scheduler that holds the reminder, `in use` (`in use for this run` when
+    /// `--scheduler` put it there).
+    static func rowStatus(_ choice: SchedulerPreference, state: AppState) -> String {
+        guard let option = option(choice, in: state.status) else { return state.unicode ? "checking…" : "checking..." }
+        var text: String
+        if !option.usable {
+            text = "not usable"
+        } else if choice == .auto {
+            text = "notif picks"
+        } else {
+            text = option.waiting ? "usable, not running yet" : "usable"
+        }
+        if choice.rawValue == state.status.scheduler?.rawValue {
+            text += state.status.overridden ? ", in use for this run" : ", in use"
+        }
+        return text
+    }
+
     static func draw(_ state: AppState, selected: SchedulerPreference, on canvas: inout Canvas) {
         let choices = SchedulerPreference.allCases
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
-        let reasonRows = 3
+        let overridden = state.status.overridden ? state.status.scheduler?.rawValue : nil
+        let reasonRows = overridden == nil ? 3 : 5
         let height = choices.count + reasonRows + 5
         let top = max(1, (canvas.height - height) / 2)
         let left = (canvas.width - width) / 2
@@ -47,20 +67,19 @@ enum SchedulerChooser {
             let row = top + 2 + i
             let isSelected = choice == selected
             let mark = choice == state.preferences.scheduler ? (state.unicode ? "●" : "*") : " "
-            let usable: String
-            switch option(choice, in: state.status)?.usable {
-            case nil: usable = state.unicode ? "checking…" : "checking..."
-            case true?: usable = choice == .auto ? "notif picks" : "usable"
-            case false?: usable = "not usable"
-            }
+            let usable = rowStatus(choice, state: state)
             let text = (isSelected ? (state.unicode ? "› " : "> ") : "  ") + mark + " " + choice.rawValue.padding(to: 10) + usable
             canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: isSelected ? .focused : .dialog)
             canvas.put(TextWidth.truncate(text, to: inner, unicode: state.unicode), row: row, column: left + 2, role: isSelected ? .focused : .dialog)
             canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .scheduler(choice)))
             if isSelected { canvas.cursor = (row, left + 2) }
         }
-        // The highlighted choice in full: why it can or cannot be used.
-        let reason = option(selected, in: state.status)?.reason ?? "notif has not looked at the schedulers yet."
+        // The highlighted choice in full: why it can or cannot be used; first, with --scheduler,
+        // that this run's scheduler was not chosen here.
+        var reason = option(selected, in: state.status)?.reason ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
+        if let overridden {
+            reason = "This run uses \(overridden): --scheduler (or NOTIF_SCHEDULER) chose it for this run only; nothing is saved. " + reason
+        }
         Chrome.paragraph(reason, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
                          maxRows: reasonRows, on: &canvas)
         canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)

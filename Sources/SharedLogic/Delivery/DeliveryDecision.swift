@@ -25,7 +25,11 @@ public enum DeliveryDecision: Equatable, Sendable {
     ) -> DeliveryDecision {
         let today = zone.localDateTime(of: now).date
         let due = ReminderClock.fireInstant(of: reminder.time, on: today, in: zone)
-        // First, so the runs meant for the other half of the year leave no trace at all.
+        // First, so the runs meant for the other half of the year (or another day of the week
+        // in the user's zone) leave no trace at all.
+        if kind == .scheduled && !reminder.recurrence.includes(today) {
+            return .notTheTime("not the reminder's day: \(Weekday(of: today).name) in \(zone.name), not \(reminder.recurrence.words)")
+        }
         if kind == .scheduled && (now < due || now.seconds >= due.seconds + onTimeWindow) {
             return .notTheTime(notTheTime(reminder.time, local: zone.localDateTime(of: now), zone: zone))
         }
@@ -33,6 +37,7 @@ public enum DeliveryDecision: Equatable, Sendable {
             return .skip(reason.message(for: reminder))
         }
         if lastDelivered == today { return .skip("already delivered today (\(today))") }
+        if kind == .catchUp && !reminder.recurrence.includes(today) { return .skip("not due today (\(reminder.schedule))") }
         if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
         return .deliver
     }

@@ -8,11 +8,15 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
     case test
     /// Account projects: a new item of the server's history shown by `notif daemon`.
     case push
+    /// A button of the reminder's notification was pressed ("Turn off", "Settings").
+    case button
 }
 
 /// What came of a delivery attempt.
 public enum DeliveryOutcome: String, Sendable, CaseIterable {
     case delivered, skipped, failed
+    /// The reminder was turned off from its notification's "Turn off" button.
+    case turnedOff = "turned-off"
 }
 
 /// One line of deliveries.jsonl.

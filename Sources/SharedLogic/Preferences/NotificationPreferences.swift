@@ -1,4 +1,4 @@
-/// Everything the Notifications page saves, with the template's defaults.
+/// Everything the Notifications page saves, with the template's defaults (the toggles' from `NotifCatalog`).
 public struct NotificationPreferences: Equatable, Sendable {
     /// The settings.json schema this build writes.
     public static let schemaVersion = 1
@@ -16,8 +16,15 @@ public struct NotificationPreferences: Equatable, Sendable {
     public var scheduler: SchedulerPreference = .auto
     /// The Account server's base URL (`account.server`), when one was set.
     public var accountServer: String?
+    /// Toggles a longer table adds beyond notif's own, by command-line name.
+    public var otherToggles: [String: Bool] = [:]
 
-    public init() {}
+    public init() { self.init(catalog: .standard) }
+
+    /// The defaults of every toggle in `catalog`.
+    public init(catalog: NotifCatalog) {
+        for spec in catalog.toggles { self[spec.toggle] = spec.defaultValue }
+    }
 
     public subscript(toggle: PreferenceToggle) -> Bool {
         get {
@@ -27,6 +34,7 @@ public struct NotificationPreferences: Equatable, Sendable {
             case .queueAlerts: return queueAlerts
             case .promotions: return promotions
             case .vibration: return vibration
+            default: return otherToggles[toggle.rawValue] ?? false
             }
         }
         set {
@@ -36,6 +44,7 @@ public struct NotificationPreferences: Equatable, Sendable {
             case .queueAlerts: queueAlerts = newValue
             case .promotions: promotions = newValue
             case .vibration: vibration = newValue
+            default: otherToggles[toggle.rawValue] = newValue
             }
         }
     }

@@ -24,23 +24,23 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
 /// Reads and writes settings.json documents. Keys notif does not know are kept as they were.
 public enum PreferencesCodec {
     /// Decodes a whole file's bytes. Missing keys take their defaults; present keys must have the right type.
-    public static func decode(_ bytes: [UInt8]) throws(PreferencesDecodingError) -> NotificationPreferences {
+    public static func decode(_ bytes: [UInt8], catalog: NotifCatalog = .standard) throws(PreferencesDecodingError) -> NotificationPreferences {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
             throw .syntax(error)
         }
-        return try decode(document)
+        return try decode(document, catalog: catalog)
     }
 
-    public static func decode(_ document: JSONValue) throws(PreferencesDecodingError) -> NotificationPreferences {
+    public static func decode(_ document: JSONValue, catalog: NotifCatalog = .standard) throws(PreferencesDecodingError) -> NotificationPreferences {
         guard case .object = document else { throw .notAnObject(found: document.typeDescription) }
         let migrated = try PreferencesMigration.migrate(document)
-        var prefs = NotificationPreferences()
+        var prefs = NotificationPreferences(catalog: catalog)
         prefs.mode = try enumValue(migrated, "mode", default: prefs.mode)
-        for toggle in PreferenceToggle.allCases {
-            prefs[toggle] = try bool(migrated, toggle.jsonKey, default: prefs[toggle])
+        for spec in catalog.toggles {
+            prefs[spec.toggle] = try bool(migrated, spec.jsonKey, default: prefs[spec.toggle])
         }
         prefs.sound = try enumValue(migrated, "sound", default: prefs.sound)
         prefs.permission = try enumValue(migrated, "permission", default: prefs.permission)
@@ -62,15 +62,12 @@ public enum PreferencesCodec {
 
     /// The document to write: `original` (the file as last read, if any) with every key notif owns
     /// set from `preferences`, in place; new keys are appended in the documented order.
-    public static func encode(_ preferences: NotificationPreferences, over original: JSONValue? = nil) -> JSONValue {
+    public static func encode(_ preferences: NotificationPreferences, over original: JSONValue? = nil,
+                              catalog: NotifCatalog = .standard) -> JSONValue {
         var doc: JSONValue = original?.objectMembers != nil ? original! : .object([])
         doc = doc.setting("version", to: .int(NotificationPreferences.schemaVersion))
         doc = doc.setting("mode", to: .string(preferences.mode.rawValue))
-        for toggle in PreferenceToggle.allCases where toggle != .vibration {
-            doc = doc.setting(toggle.jsonKey, to: .bool(preferences[toggle]))
-        }
-        doc = doc.setting("sound", to: .string(preferences.sound.rawValue))
-        doc = doc.setting("vibration", to: .bool(preferences.vibration))
+        for (key, value) in orderedMembers(preferences, catalog: catalog) { doc = doc.setting(key, to: value) }
         doc = doc.setting("permission", to: .string(preferences.permission.rawValue))
         doc = doc.setting("onboardingCompleted", to: .bool(preferences.onboardingCompleted))
         doc = doc.setting("scheduler", to: .string(preferences.scheduler.rawValue))
@@ -85,6 +82,16 @@ public enum PreferencesCodec {
             doc = doc.setting("account", to: account)
         }
         return doc
+    }
+
+    /// The toggles and the sound, in the table's order (settings.json and `status --json`).
+    public static func orderedMembers(_ preferences: NotificationPreferences, catalog: NotifCatalog = .standard) -> [(String, JSONValue)] {
+        catalog.items.map { item in
+            switch item {
+            case .toggle(let spec): return (spec.jsonKey, .bool(preferences[spec.toggle]))
+            case .sound: return ("sound", .string(preferences.sound.rawValue))
+            }
+        }
     }
 
     private static func bool(_ doc: JSONValue, _ key: String, default value: Bool) throws(PreferencesDecodingError) -> Bool {

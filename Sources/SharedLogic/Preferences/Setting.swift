@@ -7,10 +7,17 @@ public enum Setting: Equatable, Sendable {
 
     /// In page order: Push Notifications, Tips & Updates, Queue alerts, Promotions, Sound, Vibration,
     /// then the scheduler choice (shown in the page's status area).
-    public static let all: [Setting] = [
-        .toggle(.pushNotifications), .toggle(.tipsAndUpdates), .toggle(.queueAlerts), .toggle(.promotions),
-        .sound, .toggle(.vibration), .scheduler,
-    ]
+    public static let all: [Setting] = all(in: .standard)
+
+    /// The settings of `catalog`, in its order, then the scheduler choice.
+    public static func all(in catalog: NotifCatalog) -> [Setting] {
+        catalog.items.map { item in
+            switch item {
+            case .toggle(let spec): return .toggle(spec.toggle)
+            case .sound: return .sound
+            }
+        } + [.scheduler]
+    }
 
     /// The command-line name (`tips-and-updates`, `sound`).
     public var name: String {
@@ -38,8 +45,11 @@ public enum Setting: Equatable, Sendable {
         }
     }
 
-    public init?(name: String) {
-        guard let found = Self.all.first(where: { $0.name == name }) else { return nil }
+    public init?(name: String) { self.init(name: name, in: .standard) }
+
+    /// The setting `notif set` calls `name` in `catalog`.
+    public init?(name: String, in catalog: NotifCatalog) {
+        guard let found = Self.all(in: catalog).first(where: { $0.name == name }) else { return nil }
         self = found
     }
 

@@ -9,11 +9,14 @@ public enum BlockReason: Equatable, Sendable {
     case permissionNotDetermined
 
     /// A short reason for messages (`Push Notifications is off`).
-    public func message(for reminder: LocalReminder) -> String {
+    public func message(for reminder: LocalReminder) -> String { message(title: reminder.title) }
+
+    /// The same, for the reminder titled `title`.
+    public func message(title: String) -> String {
         switch self {
         case .accountProject: return "Account project: reminders come from the server"
         case .masterSwitchOff: return "Push Notifications is off"
-        case .preferenceOff: return "\(reminder.title) is off"
+        case .preferenceOff: return "\(title) is off"
         case .permissionDenied: return "permission is Don't allow"
         case .permissionNotDetermined: return "permission is Not decided"
         }

@@ -50,11 +50,15 @@ public protocol LocalNotificationGateway {
     func install(_ entry: ScheduledEntry) throws(GatewayError)
     /// Removes the entry for `id`; removing a missing entry is not an error.
     func cancel(_ id: String) throws(GatewayError)
-    /// When an installed entry (as `installed()` reported it) really fires, in words, for
-    /// `status`; `userZone` is the zone notif shows. nil when there is nothing to add.
-    func firing(_ installed: String, userZone: ZoneRules) -> String?
+    /// An installed entry (`text` as `installed()` reported it for `id`) read back: whether the
+    /// scheduler will start it, notif's program it runs, and when it really fires (in the
+    /// scheduler's words; `userZone` is the zone notif shows). `current` and `programRunnable`
+    /// are left for the caller, which knows what apply would write and can look at files.
+    func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry
 }
 
 extension LocalNotificationGateway {
-    public func firing(_ installed: String, userZone: ZoneRules) -> String? { nil }
+    public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
+        InstalledEntry(id: id, current: false)
+    }
 }

@@ -1,13 +1,7 @@
 /// The shared logic: which reminders exist, which the saved settings ask for, and reconciling a
-/// scheduler with that plan. Adding a reminder is one entry in `all`.
+/// scheduler with that plan. The reminders themselves are entries in `NotifCatalog`.
 public enum LocalReminders {
-    public static let tipsAndUpdates = LocalReminder(
-        id: "tips-and-updates",
-        title: "Tips & Updates",
-        body: "Your daily tip: see what is new and get more out of the app.",
-        time: DailyTime(hour: 9, minute: 0),
-        preference: .tipsAndUpdates
-    )
+    public static let tipsAndUpdates = NotifCatalog.standard.reminders.first { $0.id == "tips-and-updates" }!
 
     /// What `notif test` shows: not a scheduled reminder, never counted as a day's delivery.
     public static let testNotification = LocalReminder(
@@ -19,7 +13,7 @@ public enum LocalReminders {
     )
 
     /// Every reminder notif defines.
-    public static let all: [LocalReminder] = [tipsAndUpdates]
+    public static let all: [LocalReminder] = NotifCatalog.standard.reminders
 
     public static func reminder(id: String) -> LocalReminder? { all.first { $0.id == id } }
 
@@ -36,8 +30,8 @@ public enum LocalReminders {
     }
 
     /// The reminders the saved settings ask for.
-    public static func plan(_ preferences: NotificationPreferences) -> [LocalReminder] {
-        all.filter { blockReason(for: $0, in: preferences) == nil }
+    public static func plan(_ preferences: NotificationPreferences, reminders: [LocalReminder] = all) -> [LocalReminder] {
+        reminders.filter { blockReason(for: $0, in: preferences) == nil }
     }
 
     /// Whether turning `toggle` on (or the master switch on) would plan a reminder but for a
@@ -52,6 +46,7 @@ public enum LocalReminders {
     public static func apply(
         _ preferences: NotificationPreferences,
         gateway: some LocalNotificationGateway,
+        reminders all: [LocalReminder] = all,
         entry: (LocalReminder) throws(GatewayError) -> ScheduledEntry
     ) -> ApplyReport {
         let installed: [String: String]

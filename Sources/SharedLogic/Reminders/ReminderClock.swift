@@ -12,6 +12,21 @@ public enum ReminderClock {
         return fireInstant(of: time, on: today.adding(days: 3), in: zone)
     }
 
+    /// The first firing of `reminder` strictly after `now`, on a day its recurrence includes.
+    public static func nextFire(of reminder: LocalReminder, after now: Instant, in zone: ZoneRules) -> Instant {
+        nextFire(of: reminder.time, recurrence: reminder.recurrence, after: now, in: zone)
+    }
+
+    /// The first firing of `time` strictly after `now` on a day `recurrence` includes.
+    public static func nextFire(of time: DailyTime, recurrence: Recurrence, after now: Instant, in zone: ZoneRules) -> Instant {
+        let today = zone.localDateTime(of: now).date
+        for offset in 0...9 where recurrence.includes(today.adding(days: offset)) {
+            let candidate = fireInstant(of: time, on: today.adding(days: offset), in: zone)
+            if candidate > now { return candidate }
+        }
+        return nextFire(of: time, after: now, in: zone)
+    }
+
     /// The instant `time` happens on `day`.
     public static func fireInstant(of time: DailyTime, on day: CivilDate, in zone: ZoneRules) -> Instant {
         zone.resolve(LocalDateTime(date: day, hour: time.hour, minute: time.minute))

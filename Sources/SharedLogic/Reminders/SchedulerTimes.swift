@@ -26,6 +26,65 @@ public enum SchedulerTimes {
         return result.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
     }
 
+    /// A wall-clock time in the scheduler's zone, and for a weekly reminder the day there.
+    public struct Slot: Hashable, Sendable {
+        public var time: DailyTime
+        /// nil: every day.
+        public var weekday: Weekday?
+        public init(time: DailyTime, weekday: Weekday? = nil) {
+            self.time = time
+            self.weekday = weekday
+        }
+    }
+
+    /// The distinct (day and) times in `schedulerZone` at which `reminder` happens in `userZone`
+    /// from `start` to the horizon. A weekly reminder's day there may differ from its day for the
+    /// user (Monday 02:00 in Tokyo is Sunday in UTC).
+    public static func slots(of reminder: LocalReminder, in userZone: ZoneRules, seenFrom schedulerZone: ZoneRules,
+                             from start: Instant, horizonDays: Int64 = horizonDays) -> [Slot] {
+        guard case .weekly = reminder.recurrence else {
+            return times(of: reminder.time, in: userZone, seenFrom: schedulerZone, from: start, horizonDays: horizonDays).map { Slot(time: $0) }
+        }
+        let end = start.seconds + horizonDays * 86_400
+        let switches = userZone.switches(after: start.seconds, through: end) + schedulerZone.switches(after: start.seconds, through: end)
+        var result = Set<Slot>()
+        for point in [start.seconds] + switches {
+            let fire = ReminderClock.nextFire(of: reminder, after: Instant(seconds: point - 1), in: userZone)
+            guard fire.seconds <= end else { continue }
+            let local = schedulerZone.localDateTime(of: fire)
+            result.insert(Slot(time: DailyTime(hour: local.hour, minute: local.minute), weekday: Weekday(of: local.date)))
+        }
+        return result.sorted { ($0.weekday?.rawValue ?? 0, $0.time.hour, $0.time.minute) < ($1.weekday?.rawValue ?? 0, $1.time.hour, $1.time.minute) }
+    }
+
+    /// How far ahead the days on which the scheduler's zone falls back are looked at: 28 years,
+    /// a whole cycle of weekdays and leap years, so that a rule like "the last Sunday of
+    /// October" yields every date it can fall on and the lines do not change from year to year.
+    public static let fallBackHorizonDays: Int64 = 28 * 365 + 7
+
+    /// The runs a cron daemon in `schedulerZone` needs on the days its clock falls back, when
+    /// `time` in `userZone` comes while the clock repeats an hour. Debian's cron (like cronie)
+    /// runs no fixed-time job in a repeated hour (up to 3 hours back), so the line for that
+    /// time runs only at the first pass, which is not the user's time; only jobs with `*` in
+    /// the minute or hour field run there. Each run is one minute after the user's time (in the
+    /// window in which `notif deliver` shows a scheduled reminder), grouped by month into one
+    /// line each: `1 * 25,26,27,28,29,30,31 10 *` for Europe/Berlin seen by a user in Asia/Shanghai.
+    public static func repeatedHourRuns(of time: DailyTime, in userZone: ZoneRules, seenFrom schedulerZone: ZoneRules,
+                                        from start: Instant, horizonDays: Int64 = fallBackHorizonDays) -> [RepeatedHourRun] {
+        let end = start.seconds + horizonDays * 86_400
+        var days: [RepeatedHourRun.Key: Set<Int>] = [:]
+        for change in Set(schedulerZone.switches(after: start.seconds, through: end)) {
+            let back = Int64(schedulerZone.offset(at: Instant(seconds: change - 1)) - schedulerZone.offset(at: Instant(seconds: change)))
+            guard back > 0, back < 3 * 3_600 else { continue }   // larger jumps are clock corrections to cron
+            let fire = ReminderClock.nextFire(of: time, after: Instant(seconds: change - 1), in: userZone)
+            guard fire.seconds < change + back else { continue }
+            let run = schedulerZone.localDateTime(of: Instant(seconds: fire.seconds + 60))
+            days[RepeatedHourRun.Key(minute: run.minute, month: run.date.month), default: []].insert(run.date.day)
+        }
+        return days.map { RepeatedHourRun(minute: $0.key.minute, month: $0.key.month, days: $0.value.sorted()) }
+            .sorted { ($0.month, $0.minute) < ($1.month, $1.minute) }
+    }
+
     /// `07:00 and 08:00`, `03:30`, `01:00, 02:00 and 03:00`.
     public static func list(_ times: [DailyTime]) -> String {
         let words = times.map(\.description)

@@ -15,7 +15,9 @@ public enum ASCIIText {
         return out
     }
 
-    static func replacement(for scalar: Unicode.Scalar) -> String {
+    /// The ASCII that stands for one character beyond ASCII: notif's typography spelled out
+    /// (`…` as `...`), a combining mark as nothing, anything else as `?`.
+    public static func replacement(for scalar: Unicode.Scalar) -> String {
         switch scalar {
         case "—", "–", "‐", "‑", "−", "─": return "-"
         case "…": return "..."

@@ -17,9 +17,10 @@ struct PageEffects: Sendable {
         case .commit(let changes): return commit(changes)
         case .apply(let choosing): return apply(choosing: choosing)
         case .refreshStatus: return .statusRefreshed(refreshedStatus())
+        case .checkSchedulers: return .schedulersChecked(options())
         case .reloadPreferences:
             guard let loaded = try? context.store.load() else { return nil }
-            return .preferencesReloaded(loaded.preferences)
+            return .preferencesReloaded(loaded.preferences, notice: loaded.notice)
         case .registerDevice:
             account.ensureRegistered()
             return nil
@@ -47,7 +48,9 @@ struct PageEffects: Sendable {
             let outcome = try service.apply(choosing: choosing)
             return .applied(status: status(from: outcome), problem: problem(in: outcome))
         } catch {
-            return .applied(status: SchedulerStatus(nextFire: nextFire()), problem: "Not scheduled: \(error.description)")
+            return .applied(status: SchedulerStatus(facts: SchedulerFacts(scheduler: nil, entries: nil), nextFire: service.nextFire(),
+                                                    zone: context.zone),
+                            problem: "Not scheduled: \(error.description)")
         }
     }
 
@@ -79,9 +82,9 @@ struct PageEffects: Sendable {
     /// The scheduler as `status` sees it now (one read of the scheduler); nil when the settings cannot be read.
     func refreshedStatus() -> SchedulerStatus? {
         guard let report = try? service.status() else { return nil }
-        return SchedulerStatus(scheduler: report.choice.kind?.rawValue, installed: report.installed.map(Set.init),
-                               warnings: report.warnings, nextFire: nextFire(), options: options(report.schedulers),
-                               overridden: report.choice.forced)
+        return SchedulerStatus(facts: report.reminders.facts, unreadable: report.reminders.unreadable,
+                               warnings: report.warnings, nextFire: service.nextFire(), zone: context.zone,
+                               options: options(report.schedulers), overridden: report.choice.forced)
     }
 
     /// The chooser's lines: what auto would use now, then each scheduler's usability here.
@@ -93,19 +96,24 @@ struct PageEffects: Sendable {
         return [SchedulerOption(choice: .auto, usable: true, reason: reason)]
             + (schedulers ?? SchedulerUsability.all(probe: probe)).compactMap { usability in
                 SchedulerPreference(rawValue: usability.kind.rawValue).map {
-                    SchedulerOption(choice: $0, usable: usability.canHold, reason: usability.reason)
+                    SchedulerOption(choice: $0, usable: usability.canHold, waiting: usability.state == .waiting, reason: usability.reason)
                 }
             }
     }
 
+    /// The status right after an apply: the planned entries it installed or found current are
+    /// there (an apply writes only with notif's own program, checked then); whether the
+    /// scheduler fires them is asked of the machine.
     func status(from outcome: ApplyOutcome) -> SchedulerStatus {
         let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
-        let installed = outcome.choice.kind == nil ? nil : Set(outcome.report.outcomes.compactMap { item -> String? in
-            planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? item.id : nil
+        let entries = outcome.choice.kind == nil ? nil : Dictionary(uniqueKeysWithValues: outcome.report.outcomes.compactMap { item -> (String, InstalledEntry)? in
+            planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? (item.id, InstalledEntry(id: item.id, current: true)) : nil
         })
-        return SchedulerStatus(scheduler: outcome.choice.kind?.rawValue, installed: installed,
-                               warnings: outcome.choice.warnings, nextFire: nextFire(), options: options(),
-                               overridden: outcome.choice.forced, moved: Presenter.changeLine(outcome))
+        let probe = context.probe()
+        let facts = SchedulerFacts(scheduler: outcome.choice.kind, entries: entries,
+                                   schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) })
+        return SchedulerStatus(facts: facts, warnings: outcome.choice.warnings, nextFire: service.nextFire(), zone: context.zone,
+                               options: options(), overridden: outcome.choice.forced, moved: Presenter.changeLine(outcome))
     }
 
     /// Failures worth the error line (a missing scheduler already shows as a warning): an entry
@@ -120,14 +128,5 @@ struct PageEffects: Sendable {
             return nil
         }
         return messages.isEmpty ? nil : "Not scheduled: " + messages.joined(separator: "; ")
-    }
-
-    func nextFire() -> [String: LocalDateTime] {
-        let now = context.clock.now()
-        var result: [String: LocalDateTime] = [:]
-        for reminder in LocalReminders.all {
-            result[reminder.id] = context.zone.localDateTime(of: ReminderClock.nextFire(of: reminder.time, after: now, in: context.zone))
-        }
-        return result
     }
 }

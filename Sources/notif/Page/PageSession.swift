@@ -15,12 +15,14 @@ final class PageSession {
     var state: AppState
     let output: Output
     /// Saves and settings reads, in order; the scheduler (applies and reads); tests; the server
-    /// and the history. Each kind waits only for its own. Started when first needed, after the
+    /// and the history; the chooser's look at the schedulers. Each kind waits only for its own. Started when first needed, after the
     /// first frame.
     lazy var saves = Lane()
     lazy var scheduler = Lane()
     lazy var tests = Lane()
     lazy var server = Lane()
+    /// The chooser's look at the schedulers: never behind an apply that hangs.
+    lazy var checks = Lane()
 
     init(terminal: CursesTerminal, effects: PageEffects, mailbox: Mailbox, state: AppState, output: Output) {
         self.terminal = terminal
@@ -95,6 +97,7 @@ final class PageSession {
         case .commit, .reloadPreferences: return saves
         case .apply, .refreshStatus: return scheduler
         case .sendTest: return tests
+        case .checkSchedulers: return checks
         case .loadHistory, .registerDevice, .suspend, .quit: return server
         }
     }
@@ -136,6 +139,6 @@ final class PageSession {
         let stopped = ChildProcesses.endAll()
         terminal.restore()
         return QuitReport(notSaved: state.notYetSaved, saveProblem: state.saveProblem,
-                          unscheduled: state.scheduling.stale, stopped: stopped)
+                          unscheduled: state.scheduling.stale, stopped: stopped, settingsNotices: state.settingsNotices)
     }
 }

@@ -12,6 +12,8 @@ struct PageShell {
     let service: ReminderService
     let account: AccountService
     let output: Output
+    /// Why `TZ` names no zone (times are UTC), shown in the status area.
+    var zoneProblem: String? = nil
 
     enum Mode { case page, onboardingOnly }
 
@@ -40,7 +42,11 @@ struct PageShell {
         var state = AppState.start(preferences: loaded.preferences, status: SchedulerStatus(checked: false), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)
-        if let notice = loaded.notice { state.notice = Notice(notice, warning: true) }
+        if let notice = loaded.notice {
+            state.notice = Notice(notice, warning: true)
+            state.settingsNotices.append(notice)
+        }
+        state.zoneProblem = zoneProblem
         let session = PageSession(terminal: terminal, effects: PageEffects(service: service, account: account), mailbox: mailbox,
                                   state: state, output: output)
         // Columns as the C library counts them, which is how ncurses places what the page draws.

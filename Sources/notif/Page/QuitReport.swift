@@ -10,10 +10,13 @@ struct QuitReport {
     let unscheduled: Bool
     /// Programs that were still running and were ended (`crontab`, `systemctl`, …).
     let stopped: [String]
+    /// What happened to the settings file while the page ran (a corrupt one moved aside).
+    var settingsNotices: [String] = []
 
     var exitCode: ExitCode { notSaved.isEmpty && !unscheduled ? .success : .failure }
 
     func print(to output: Output) {
+        for notice in settingsNotices { output.warn(notice) }
         if !notSaved.isEmpty {
             output.error("not saved: \(notSaved.summary)" + (saveProblem.map { "; \($0.droppingPrefix("Not saved: "))" } ?? ""))
         }

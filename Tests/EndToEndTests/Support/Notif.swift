@@ -86,6 +86,13 @@ final class Sandbox {
         return env
     }
 
+    /// `notif daemon --install-autostart` here: `notif daemon` starts at each desktop login, so
+    /// built-in entries wait for it (status gives their time) instead of never firing.
+    func daemonStartsAtLogin() throws {
+        let installed = try notif(["daemon", "--install-autostart"])
+        guard installed.status == 0 else { throw E2EFailure("notif daemon --install-autostart: \(installed)") }
+    }
+
     /// Runs the built notif with this sandbox's environment.
     func notif(_ args: [String], _ extra: [String: String] = [:], input: String? = nil) throws -> RunResult {
         try run([NotifBinary.path] + args, environment: environment(extra), input: input)

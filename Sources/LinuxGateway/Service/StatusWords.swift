@@ -1,0 +1,52 @@
+import SharedLogic
+
+/// The command line's words (`status`, `status --json`) for the typed status.
+public enum StatusWords {
+    /// After `Next reminder: none — `.
+    public static func noReminder(_ reason: NoReminderReason) -> String {
+        switch reason {
+        case .blocked(let block, let id):
+            let title = LocalReminders.reminder(id: id)?.title ?? id
+            let words = block.message(title: title)
+            return block == .preferenceOff || block == .masterSwitchOff ? "off (\(words))" : words
+        case .noScheduler: return "no scheduler available"
+        case .unreadable: return "not scheduled as far as notif can tell: the scheduler's entries could not be read"
+        case .notInstalled: return "not scheduled (`notif apply` installs it)"
+        case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
+        case .nothingDefined: return "nothing planned"
+        }
+    }
+
+    /// Why an installed entry cannot fire, and how to fix it.
+    public static func cannotFire(_ why: CannotFire) -> String {
+        switch why {
+        case .programMissing(let path):
+            return "its program \(TerminalText.quoted(path)) is gone or not executable; run `notif apply` from the installed notif so the entry names a program that exists"
+        case .noSystemd:
+            return "no systemd user manager runs and this machine was not started with systemd; `notif set scheduler auto` picks a scheduler that runs here"
+        case .daemonNotRunning:
+            return "built-in entries fire only while `notif daemon` runs, and it is not running; start `notif daemon` (`notif daemon --install-autostart` starts it at each login)"
+        }
+    }
+
+    /// A stable word for `status --json` (`programMissing`, `noSystemd`, `daemonNotRunning`).
+    public static func code(_ why: CannotFire) -> String {
+        switch why {
+        case .programMissing: return "programMissing"
+        case .noSystemd: return "noSystemd"
+        case .daemonNotRunning: return "daemonNotRunning"
+        }
+    }
+
+    /// One way the entries differ from the plan.
+    public static func problem(_ problem: SyncProblem) -> String {
+        switch problem {
+        case .notInstalled(let id): return "\(id) is planned but not installed"
+        case .differs(let id): return "\(id) is installed with another command or for another zone"
+        case .notEnabled(let id): return "\(id) is installed but its timer is not enabled"
+        case .notPlanned(let id): return "\(id) is installed but not planned"
+        case .noScheduler(let id): return "\(id) is planned but no scheduler can hold it"
+        case .unreadable(let kind): return "the \(kind.rawValue) entries could not be read"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// Why an installed entry will not fire, although it is there.
+public enum CannotFire: Equatable, Sendable {
+    /// The entry runs notif's program at this path, which is gone or not executable.
+    case programMissing(String)
+    /// A systemd timer, but no systemd user manager runs and the machine was not started with systemd.
+    case noSystemd
+    /// A built-in entry, but `notif daemon` is not running and nothing starts it at login.
+    case daemonNotRunning
+}
+
+/// Why no next reminder time can be given.
+public enum NoReminderReason: Equatable, Sendable {
+    /// Nothing is planned: the first reminder's reason (the master switch, its toggle, permission, Account).
+    case blocked(BlockReason, reminderID: String)
+    /// A reminder is planned but no scheduler can hold it.
+    case noScheduler
+    /// A reminder is planned but the scheduler's entries could not be read.
+    case unreadable
+    /// A reminder is planned but its entry is not there (`notif apply` installs it).
+    case notInstalled
+    /// Its entry is there but cannot fire.
+    case cannotFire(CannotFire)
+    /// notif defines no reminder at all.
+    case nothingDefined
+}
+
+/// The next moment a reminder fires, or why none will.
+public enum NextReminder: Equatable, Sendable {
+    case at(Instant, reminderID: String)
+    case none(NoReminderReason)
+}
+
+/// One way the scheduler's entries differ from the plan.
+public enum SyncProblem: Equatable, Sendable {
+    /// Planned, no entry.
+    case notInstalled(String)
+    /// Planned, but the entry is not the one `apply` would write now (another command or zone).
+    case differs(String)
+    /// Planned, the entry is right but the scheduler will not start it (a systemd timer not enabled).
+    case notEnabled(String)
+    /// An entry that is not planned.
+    case notPlanned(String)
+    /// Planned, but no scheduler can hold it.
+    case noScheduler(String)
+    /// The scheduler's entries could not be read (so they may still hold something).
+    case unreadable(SchedulerKind)
+}

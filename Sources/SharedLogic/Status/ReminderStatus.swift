@@ -1,0 +1,96 @@
+/// What the scheduler holds, read once: the scheduler in use, its entries, and whether it can
+/// fire anything now. The shell finds these; `ReminderStatus` judges them.
+public struct SchedulerFacts: Equatable, Sendable {
+    /// The scheduler in use; nil when none can be used.
+    public var scheduler: SchedulerKind?
+    /// Its entries by reminder id; nil when unknown (none in use, or they could not be read).
+    public var entries: [String: InstalledEntry]?
+    /// Nothing on this scheduler fires now, and why (its daemon is absent).
+    public var schedulerCannotFire: CannotFire?
+
+    public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil) {
+        self.scheduler = scheduler
+        self.entries = entries
+        self.schedulerCannotFire = schedulerCannotFire
+    }
+}
+
+/// The one status of notif's reminders: what is planned, what is installed, whether they agree,
+/// which entries cannot fire and why, and the next reminder or why there is none. Computed once
+/// from the settings and the scheduler's facts; `status`, `status --json` and the page only put
+/// it into words.
+public struct ReminderStatus: Equatable, Sendable {
+    public var facts: SchedulerFacts
+    /// The scheduler in use could not be read (`facts.entries` is nil).
+    public var unreadable: Bool
+    /// Planned reminder ids, in table order.
+    public var planned: [String]
+    /// How the entries differ from the plan (empty: in sync).
+    public var outOfSync: [SyncProblem]
+    /// Installed entries that are there but will not fire, by reminder id.
+    public var cannotFire: [String: CannotFire]
+    public var next: NextReminder
+
+    public var scheduler: SchedulerKind? { facts.scheduler }
+    public var installed: [String: InstalledEntry]? { facts.entries }
+
+    /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
+    public var inSync: Bool { outOfSync.isEmpty && (facts.entries != nil || planned.isEmpty) }
+
+    /// Judges `facts` against the plan of `preferences`.
+    /// - Parameter nextFire: each reminder's next firing time (by id), in the zone notif shows.
+    /// - Parameter unreadable: the scheduler in use could not be read (`facts.entries` is then nil).
+    public static func compute(_ preferences: NotificationPreferences, facts: SchedulerFacts, unreadable: Bool = false,
+                               nextFire: [String: Instant], reminders: [LocalReminder] = LocalReminders.all) -> ReminderStatus {
+        let plan = reminders.filter { LocalReminders.blockReason(for: $0, in: preferences) == nil }
+        let plannedIDs = Set(plan.map(\.id))
+        var problems: [SyncProblem] = []
+        var cannot: [String: CannotFire] = [:]
+        if let entries = facts.entries {
+            for (id, entry) in entries {
+                // A missing program first: another scheduler would not help that entry.
+                if !entry.programRunnable, let program = entry.program {
+                    cannot[id] = .programMissing(program)
+                } else if let why = facts.schedulerCannotFire {
+                    cannot[id] = why
+                }
+            }
+            for reminder in plan {
+                guard let entry = entries[reminder.id] else {
+                    problems.append(.notInstalled(reminder.id))
+                    continue
+                }
+                if !entry.current { problems.append(entry.enabled ? .differs(reminder.id) : .notEnabled(reminder.id)) }
+            }
+            for id in entries.keys.sorted() where !plannedIDs.contains(id) { problems.append(.notPlanned(id)) }
+        } else if let kind = facts.scheduler, unreadable {
+            problems.append(.unreadable(kind))
+        } else if facts.scheduler == nil {
+            problems += plan.map { .noScheduler($0.id) }
+        }
+
+        let next: NextReminder
+        let firing = plan.compactMap { reminder -> (Instant, String)? in
+            guard facts.entries?[reminder.id] != nil, cannot[reminder.id] == nil, let time = nextFire[reminder.id] else { return nil }
+            return (time, reminder.id)
+        }
+        if let soonest = firing.min(by: { $0.0 < $1.0 }) {
+            next = .at(soonest.0, reminderID: soonest.1)
+        } else if let first = plan.first {
+            if facts.scheduler == nil {
+                next = .none(.noScheduler)
+            } else if facts.entries == nil {
+                next = .none(unreadable ? .unreadable : .notInstalled)
+            } else if let why = cannot[first.id] {
+                next = .none(.cannotFire(why))
+            } else {
+                next = .none(.notInstalled)
+            }
+        } else if let first = reminders.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
+            next = .none(.blocked(block, reminderID: first.id))
+        } else {
+            next = .none(.nothingDefined)
+        }
+        return ReminderStatus(facts: facts, unreadable: unreadable, planned: plan.map(\.id), outOfSync: problems, cannotFire: cannot, next: next)
+    }
+}
