@@ -64,8 +64,7 @@ public struct AccountAPI: Sendable {
             if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F || byte == 0x2E {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                let digits = Array("0123456789ABCDEF")
-                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+                out += "%" + Hex.of(byte, width: 2).uppercased()
             }
         }
         return out

@@ -49,7 +49,7 @@ public struct AccountStore: Sendable {
             throw FileError("read", "/dev/urandom")
         }
         close(fd)
-        let token = "notif-linux-" + Hex.lowercase(bytes)
+        let token = "notif-linux-" + Hex.of(bytes: bytes)
         try state.write(Self.deviceTokenFile, token + "\n")
         return token
     }

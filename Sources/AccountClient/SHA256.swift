@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// SHA-256 (FIPS 180-4), for remembering which auth token a registration used without storing it twice.
 public enum SHA256 {
     private static let k: [UInt32] = [
@@ -46,7 +48,7 @@ public enum SHA256 {
     }
 
     public static func hex(_ text: String) -> String {
-        Hex.lowercase(digest(Array(text.utf8)))
+        Hex.of(bytes: digest(Array(text.utf8)))
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -1,6 +1,7 @@
 /* wcwidth and the other X/Open wide-character calls. */
 #define _GNU_SOURCE
 #include "CNcursesw.h"
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -10,13 +11,82 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <term.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
+
+/* What a crash handler may use to give the terminal back (it may only call async-signal-safe
+   functions: no ncurses, no stdio, no malloc): the terminal's settings from before ncurses
+   changed them, and the bytes that undo what the page turned on, made in advance. */
+static struct termios saved_termios;
+static volatile sig_atomic_t termios_saved = 0;
+static char restore_bytes[512];
+static volatile sig_atomic_t restore_length = 0;
+/* 1 while the page holds the terminal: from the start to a restore, and again after fg. */
+static volatile sig_atomic_t terminal_held = 0;
+
+static size_t restore_building = 0;
+
+static int append_restore_byte(int byte) {
+    if (restore_building < sizeof restore_bytes) restore_bytes[restore_building++] = (char)byte;
+    return byte;
+}
+
+static void append_capability(const char *text) {
+    /* tputs expands padding ($<5>) the way it would on screen. */
+    if (text != NULL && text != (char *)-1 && text[0] != '\0') tputs(text, 1, append_restore_byte);
+}
+
+/* Makes the restore bytes from the terminfo entry: attributes off, the frame cleared where
+   there is no alternate screen (as notif_restore_terminal does), mouse reporting off when the
+   page turned it on (the sequence ncurses uses: XM, else its xterm default), the keypad's
+   normal mode, the main screen, the cursor shown. notif turns on no bracketed paste. */
+static void prepare_crash_restore(int mouse_on) {
+    restore_length = 0;
+    restore_building = 0;
+    append_capability(tigetstr("sgr0"));
+    if (!notif_has_alternate_screen()) append_capability(tigetstr("clear"));
+    if (mouse_on) {
+        const char *format = tigetstr("XM");
+        if (format == NULL || format == (char *)-1) {
+            const char *kmous = tigetstr("kmous");
+            int sgr = kmous != NULL && kmous != (char *)-1 && strcmp(kmous, "\033[<") == 0;
+            format = sgr ? "\033[?1006;1000%?%p1%{1}%=%th%el%;" : "\033[?1000%?%p1%{1}%=%th%el%;";
+        }
+        append_capability(tiparm(format, 0));
+    }
+    append_capability(tigetstr("rmkx"));
+    append_capability(tigetstr("rmcup"));
+    append_capability(tigetstr("cnorm"));
+    if (restore_building < sizeof restore_bytes) restore_length = (sig_atomic_t)restore_building;
+}
+
+/* From a crash handler: only write and tcsetattr, on what was made in advance. */
+static void restore_terminal_in_handler(void) {
+    if (!terminal_held) return;
+    terminal_held = 0;
+    const char *next = restore_bytes;
+    size_t left = (size_t)restore_length;
+    while (left > 0) {
+        ssize_t n = write(STDOUT_FILENO, next, left);
+        if (n > 0) {
+            next += n;
+            left -= (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            break;
+        }
+    }
+    if (termios_saved) tcsetattr(STDOUT_FILENO, TCSANOW, &saved_termios);
+}
 
 int notif_start_screen(void) {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return NOTIF_NO_TTY;
     const char *term = getenv("TERM");
     if (term == NULL || term[0] == '\0') return NOTIF_NO_TERM;
+    /* ncurses keeps its terminal settings on the output's descriptor: keep the same. */
+    termios_saved = tcgetattr(STDOUT_FILENO, &saved_termios) == 0;
     /* newterm, unlike initscr, returns NULL for an unknown terminal instead of exiting; it
        reads the terminfo entry once and sends nothing before the first refresh. */
     SCREEN *screen = newterm(NULL, stdout, stdin);
@@ -27,6 +97,8 @@ int notif_start_screen(void) {
         delscreen(screen);
         return NOTIF_NO_CURSOR_ADDRESSING;
     }
+    prepare_crash_restore(0);
+    terminal_held = 1;
     return NOTIF_SCREEN_OK;
 }
 
@@ -88,8 +160,9 @@ void notif_enable_mouse(void) {
     /* Every button event is asked for (notif_read_click keeps left presses and clicks): after an
        event the mask leaves out (a release, the wheel) ncurses reads on, blocking, which would
        hold the key loop until the next byte arrives. */
-    mousemask(ALL_MOUSE_EVENTS, NULL);
+    mmask_t reported = mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
+    prepare_crash_restore(reported != 0);
 }
 
 int notif_read_click(int *row, int *column) {
@@ -123,8 +196,9 @@ static void on_quit_signal(int sig) {
 }
 
 static void on_crash_signal(int sig) {
-    notif_restore_terminal();
-    notif_die_by_signal(sig);
+    restore_terminal_in_handler();
+    raise_with_default(sig);
+    _exit(128 + sig);
 }
 
 static volatile sig_atomic_t pending_suspend = 0;
@@ -151,6 +225,7 @@ void notif_restore_terminal(void) {
     }
     curs_set(1);
     endwin();
+    terminal_held = 0;
 }
 
 static void install_suspend_handler(void) {
@@ -178,6 +253,7 @@ void notif_suspend(void) {
     pending_suspend = 0;
     reset_prog_mode();
     clearok(curscr, TRUE);
+    terminal_held = 1;
 }
 
 void notif_install_signal_handlers(void) {

@@ -1,22 +1,28 @@
 import Synchronization
 
 /// A value known now, or looked up on first use and then kept. Safe to read from several
-/// threads at once (the page's workers share one context): the lookup runs once.
-final class Lazy<Value>: @unchecked Sendable {
-    private var known: Value?
-    private var load: (() -> Value)?
-    private let lock = Mutex(())
+/// threads at once (the page's workers share one context): the lookup runs once, under the lock.
+final class Lazy<Value: Sendable>: Sendable {
+    private enum State {
+        case known(Value)
+        case pending(@Sendable () -> Value)
+    }
 
-    init(_ value: Value) { known = value }
-    init(_ load: @escaping () -> Value) { self.load = load }
+    private let state: Mutex<State>
+
+    init(_ value: Value) { state = Mutex(.known(value)) }
+    init(_ load: @escaping @Sendable () -> Value) { state = Mutex(.pending(load)) }
 
     var value: Value {
-        lock.withLock { _ in
-            if let known { return known }
-            let value = load!()
-            known = value
-            load = nil
-            return value
+        state.withLock { state in
+            switch state {
+            case .known(let value):
+                return value
+            case .pending(let load):
+                let value = load()
+                state = .known(value)
+                return value
+            }
         }
     }
 }

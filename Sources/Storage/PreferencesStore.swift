@@ -32,11 +32,11 @@ public enum PreferencesError: Error, Equatable, Sendable, CustomStringConvertibl
 /// settings.json: read with corruption handled, written atomically under a lock, 0600 in a 0700 directory.
 public struct PreferencesStore: Sendable {
     public let paths: NotifPaths
-    public let clock: any Clock
+    public let clock: any WallClock
     /// The toggles the file holds (`NotifCatalog.standard` unless a test passes a longer table).
     public var catalog: NotifCatalog = .standard
 
-    public init(paths: NotifPaths, clock: any Clock = SystemClock()) {
+    public init(paths: NotifPaths, clock: any WallClock = SystemClock()) {
         self.paths = paths
         self.clock = clock
     }

@@ -2,7 +2,7 @@ import Glibc
 import SharedLogic
 
 /// The machine's real-time clock.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     public init() {}
     public func now() -> Instant {
         var ts = timespec()

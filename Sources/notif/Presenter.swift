@@ -4,7 +4,7 @@ import SharedLogic
 /// Turns apply, delivery and status results into the lines people read.
 struct Presenter {
     let zone: ZoneRules
-    let clock: any Clock
+    let clock: any WallClock
     /// How to stop an entry notif could not remove from a scheduler (`ReminderService.removalHint`).
     var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
 

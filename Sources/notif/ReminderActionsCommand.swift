@@ -108,7 +108,7 @@ extension Commands {
 
     /// One line for `deliver`, then stdout is closed (the waiter goes on without anyone reading).
     static func status(_ line: String) {
-        _ = Posix.writeAll(1, Array((line.replacingAll("\n", with: " ") + "\n").utf8))
+        _ = Posix.writeAll(1, Array((line.replacing("\n", with: " ") + "\n").utf8))
         silence(1)
     }
 

@@ -38,7 +38,7 @@ final class PollerFixture: @unchecked Sendable {
         }
     }
 
-    struct Fixed: Clock {
+    struct Fixed: WallClock {
         let instant: Instant
         func now() -> Instant { instant }
     }

@@ -46,6 +46,25 @@ import Testing
         try pane.waitFor("[exit=0]")
     }
 
+    @Test func aCrashAfterFgStillGivesTheTerminalBack() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane("env -i PS1='shell> ' TERM=tmux-256color PATH=/usr/bin:/bin HOME=\(shellQuote(sandbox.path)) bash --norc --noprofile -i")
+        try pane.waitFor("shell>")
+        try pane.send(keys: [notifCommand(env: env(sandbox)), "Enter"])
+        try pane.waitFor("Scheduler: embedded")
+        try pane.send("C-z")
+        try pane.waitFor("Stopped")
+        try pane.send(keys: ["fg", "Enter"])
+        try pane.waitFor("Push Notifications")
+        #expect(try pane.modes()["alternate_on"] == "1", "the page is back on the alternate screen")
+        kill(try pane.pid(of: "notif"), SIGSEGV)
+        try pane.waitFor("Segmentation fault")
+        let modes = try pane.modes()
+        #expect(modes == ["alternate_on": "0", "mouse_any_flag": "0", "mouse_standard_flag": "0", "keypad_cursor_flag": "0",
+                          "keypad_flag": "0", "cursor_flag": "1"])
+    }
+
     @Test func altKeysAreNeverTakenForEsc() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

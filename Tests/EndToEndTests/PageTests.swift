@@ -48,6 +48,10 @@ import Testing
         let (status, stty) = try pane.finished()
         #expect(status == 128 + Int(signal), "SIG\(name)")
         #expect(isSane(stty), "stty after SIG\(name): \(stty)")
+        // A crash (SEGV, ILL) gives the terminal back from its signal handler, without ncurses.
+        let modes = try pane.modes()
+        #expect(modes == ["alternate_on": "0", "mouse_any_flag": "0", "mouse_standard_flag": "0", "keypad_cursor_flag": "0",
+                          "keypad_flag": "0", "cursor_flag": "1"], "modes after SIG\(name)")
     }
 
     @Test func thePageFollowsChangesOtherProcessesMakeAndKeepsItsOwn() throws {

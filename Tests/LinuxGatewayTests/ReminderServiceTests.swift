@@ -11,7 +11,7 @@ struct ServiceFixture {
     let crontab = CrontabStore()
     let systemctl: SystemctlDouble
     let runner: RecordingRunner
-    var clock: any Clock
+    var clock: any WallClock
     var zone = systemZone("Europe/Berlin")
     /// XDG_CONFIG_HOME for another configuration of the same user (nil: the scratch one).
     var configHome: String?

@@ -4,7 +4,7 @@ import Storage
 @testable import LinuxGateway
 
 /// A wall clock the test moves by hand.
-final class ManualClock: Clock, @unchecked Sendable {
+final class ManualClock: WallClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Instant
     init(_ start: Instant) { current = start }

@@ -79,7 +79,7 @@ final class Scratch {
     var paths: NotifPaths { NotifPaths(home: path, configHome: path + "/config", stateHome: path + "/state") }
 }
 
-struct FixedClock: Clock {
+struct FixedClock: WallClock {
     var instant: Instant
     func now() -> Instant { instant }
 }

@@ -15,7 +15,8 @@ import Testing
         var socket: String { path + "/systemd/private" }
 
         func running() -> Bool {
-            SchedulerProbe.live(environment: { $0 == "XDG_RUNTIME_DIR" ? self.path : nil }).systemdUserManagerRunning
+            let path = self.path
+            return SchedulerProbe.live(environment: { $0 == "XDG_RUNTIME_DIR" ? path : nil }).systemdUserManagerRunning
         }
     }
 

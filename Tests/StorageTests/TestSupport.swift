@@ -34,7 +34,7 @@ final class TempDir {
 }
 
 /// A clock that says what the test tells it.
-struct FixedClock: Clock {
+struct FixedClock: WallClock {
     var instant: Instant
     func now() -> Instant { instant }
 }

@@ -16,7 +16,8 @@ enum {
 
 /* Sets up the screen as initscr would, if the terminal can host the page: stdin and stdout
    ttys, TERM naming a known terminal that can address the cursor. Reads terminfo once and
-   never exits (initscr would on an unknown TERM). Returns NOTIF_SCREEN_OK or the problem. */
+   never exits (initscr would on an unknown TERM). Keeps the terminal's settings from before and
+   makes the bytes a crash handler writes to give it back. Returns NOTIF_SCREEN_OK or the problem. */
 int notif_start_screen(void);
 
 /* The C library's wcwidth (what ncurses places characters by) in the current locale. */
@@ -46,13 +47,14 @@ attr_t notif_cell_attributes(int row, int column);
 /* Where ncurses' cursor is. */
 void notif_cursor(int *row, int *column);
 
-/* Reports left-button presses and clicks as KEY_MOUSE. */
+/* Reports left-button presses and clicks as KEY_MOUSE (a crash then turns reporting off too). */
 void notif_enable_mouse(void);
 /* After KEY_MOUSE: the cell of a left-button press or click; returns 0 for other events. */
 int notif_read_click(int *row, int *column);
 
 /* Handlers: SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag the key loop reads, SIGTSTP another; crash
-   signals (SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE) restore the terminal and die with the signal. */
+   signals (SIGSEGV, SIGILL, SIGBUS, SIGABRT, SIGFPE, SIGTRAP) give the terminal back with only
+   write and tcsetattr (the settings and bytes notif_start_screen kept) and die with the signal. */
 void notif_install_signal_handlers(void);
 /* Whether the terminal has an alternate screen (smcup): without one, restoring clears the frame. */
 int notif_has_alternate_screen(void);

@@ -21,7 +21,7 @@ public enum CronCommand {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:,=@".unicodeScalars.contains($0)
         }
         if safe { return word }
-        return "'" + word.replacingAll("'", with: "'\\''") + "'"
+        return "'" + word.replacing("'", with: "'\\''") + "'"
     }
 
     /// `text` as cron must see it so that, after cron's own unescaping, /bin/sh gets `text`.

@@ -22,10 +22,10 @@ public struct CronGateway: LocalNotificationGateway {
     let owner: ConfigurationID
     /// The zone the cron daemon runs jobs in: the system zone (/etc/localtime).
     let systemZone: @Sendable () -> ZoneRules
-    let clock: any Clock
+    let clock: any WallClock
 
     public init(runner: any ProcessRunner, lockPath: String, owner: ConfigurationID,
-                systemZone: @escaping @Sendable () -> ZoneRules = { .utc }, clock: any Clock = SystemClock(), timeout: Double = 20) {
+                systemZone: @escaping @Sendable () -> ZoneRules = { .utc }, clock: any WallClock = SystemClock(), timeout: Double = 20) {
         self.runner = runner
         self.lockPath = lockPath
         self.owner = owner

@@ -1,5 +1,6 @@
 import Glibc
 import Storage
+import SharedLogic
 
 /// A connection to a D-Bus bus notif talks to itself: a Unix socket (`unix:path=` or
 /// `unix:abstract=`), the EXTERNAL authentication, `Hello`, then method calls and the signals
@@ -49,7 +50,7 @@ final class DBusConnection {
 
     /// The EXTERNAL mechanism: this process's uid, as the kernel tells the bus anyway.
     private func authenticate(deadline: Double) throws(DBusError) {
-        let uid = Array(String(getuid()).utf8).map { String($0, radix: 16) }.joined()
+        let uid = Hex.of(bytes: String(getuid()).utf8)
         try write([0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8), deadline: deadline)
         var line: [UInt8] = []
         while !line.suffix(2).elementsEqual([13, 10]) {

@@ -19,7 +19,7 @@ public enum DesktopExec {
     static let reserved: Set<Character> = [" ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`"]
 
     static func quoted(_ word: String) -> String {
-        let doubled = word.replacingAll("%", with: "%%")
+        let doubled = word.replacing("%", with: "%%")
         guard word.isEmpty || word.contains(where: { reserved.contains($0) }) else { return doubled }
         var result = "\""
         for character in doubled {

@@ -9,9 +9,9 @@ import SharedLogic
 public final class SignalSleeper: DaemonSleeper {
     public static let longestNap: Int64 = 60
     private var signals = sigset_t()
-    private let clock: any Clock
+    private let clock: any WallClock
 
-    public init(clock: any Clock) {
+    public init(clock: any WallClock) {
         self.clock = clock
         sigemptyset(&signals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }

@@ -99,8 +99,8 @@ public enum CommandWords {
             words[0] = program
         }
         return words.enumerated().map { index, word in
-            let specifiers = word.replacingAll("%%", with: "%")
-            return index == 0 ? specifiers : specifiers.replacingAll("$$", with: "$")
+            let specifiers = word.replacing("%%", with: "%")
+            return index == 0 ? specifiers : specifiers.replacing("$$", with: "$")
         }
     }
 
@@ -154,7 +154,7 @@ public enum CommandWords {
             }
         }
         if inWord { words.append(word) }
-        return words.map { $0.replacingAll("%%", with: "%") }
+        return words.map { $0.replacing("%%", with: "%") }
     }
 
     /// The variables `/usr/bin/env NAME=VALUE… PROGRAM` sets (empty for a command without them).

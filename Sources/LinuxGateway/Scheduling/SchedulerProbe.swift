@@ -1,73 +1,80 @@
 import Glibc
 import Storage
+import Synchronization
 
 /// Facts about this machine that decide which scheduler can run notif's entries. Each fact is
 /// looked up the first time it is asked for, so a choice that stops at systemd never scans
 /// /proc for cron.
-public final class SchedulerProbe: @unchecked Sendable {
-    private var systemd: Lazy<Bool>
-    private var cron: Lazy<Bool>
-    private var crontab: Lazy<String?>
-    private var embedded: Lazy<Bool>
-    private var booted: Lazy<Bool>
-    private var autostart: Lazy<Bool>
+public final class SchedulerProbe: Sendable {
+    /// Each fact as a lookup made on first use; a setter (tests) replaces it with a known value.
+    private struct Facts: Sendable {
+        var systemd: Lazy<Bool>
+        var cron: Lazy<Bool>
+        var crontab: Lazy<String?>
+        var embedded: Lazy<Bool>
+        var booted: Lazy<Bool>
+        var autostart: Lazy<Bool>
+    }
+
+    private let facts: Mutex<Facts>
+
+    /// The fact at `key`, looked up outside the lock (a lookup may take a while).
+    private func read<Value: Sendable>(_ key: KeyPath<Facts, Lazy<Value>>) -> Value {
+        facts.withLock { $0[keyPath: key] }.value
+    }
+
+    private func write<Value: Sendable>(_ key: WritableKeyPath<Facts, Lazy<Value>>, _ value: Value) {
+        facts.withLock { $0[keyPath: key] = Lazy(value) }
+    }
 
     public var systemdUserManagerRunning: Bool {
-        get { systemd.value }
-        set { systemd = Lazy(newValue) }
+        get { read(\.systemd) }
+        set { write(\.systemd, newValue) }
     }
     public var cronDaemonRunning: Bool {
-        get { cron.value }
-        set { cron = Lazy(newValue) }
+        get { read(\.cron) }
+        set { write(\.cron, newValue) }
     }
     /// nil when `crontab` may be used, else why not.
     public var crontabProblem: String? {
-        get { crontab.value }
-        set { crontab = Lazy(newValue) }
+        get { read(\.crontab) }
+        set { write(\.crontab, newValue) }
     }
     /// A `notif daemon` holds its lock for this user's state directory.
     public var embeddedDaemonRunning: Bool {
-        get { embedded.value }
-        set { embedded = Lazy(newValue) }
+        get { read(\.embedded) }
+        set { write(\.embedded, newValue) }
     }
 
     /// The machine was started with systemd (`/run/systemd/system` exists, as sd_booted(3)
     /// checks): a user manager starts at each login, so a timer waits for it.
     public var systemdBooted: Bool {
-        get { booted.value }
-        set { booted = Lazy(newValue) }
+        get { read(\.booted) }
+        set { write(\.booted, newValue) }
     }
     /// `notif daemon --install-autostart` put its entry in place: the daemon starts at each desktop login.
     public var embeddedAutostart: Bool {
-        get { autostart.value }
-        set { autostart = Lazy(newValue) }
+        get { read(\.autostart) }
+        set { write(\.autostart, newValue) }
     }
 
     /// Known facts (tests).
     public init(systemdUserManagerRunning: Bool, cronDaemonRunning: Bool, crontabProblem: String?, embeddedDaemonRunning: Bool = false,
                 systemdBooted: Bool = false, embeddedAutostart: Bool = false) {
-        systemd = Lazy(systemdUserManagerRunning)
-        cron = Lazy(cronDaemonRunning)
-        crontab = Lazy(crontabProblem)
-        embedded = Lazy(embeddedDaemonRunning)
-        booted = Lazy(systemdBooted)
-        autostart = Lazy(embeddedAutostart)
+        facts = Mutex(Facts(systemd: Lazy(systemdUserManagerRunning), cron: Lazy(cronDaemonRunning), crontab: Lazy(crontabProblem),
+                            embedded: Lazy(embeddedDaemonRunning), booted: Lazy(systemdBooted), autostart: Lazy(embeddedAutostart)))
     }
 
-    private init(systemd: @escaping () -> Bool, cron: @escaping () -> Bool, crontab: @escaping () -> String?, embedded: @escaping () -> Bool,
-                 booted: @escaping () -> Bool, autostart: @escaping () -> Bool) {
-        self.systemd = Lazy(systemd)
-        self.cron = Lazy(cron)
-        self.crontab = Lazy(crontab)
-        self.embedded = Lazy(embedded)
-        self.booted = Lazy(booted)
-        self.autostart = Lazy(autostart)
+    private init(systemd: @escaping @Sendable () -> Bool, cron: @escaping @Sendable () -> Bool, crontab: @escaping @Sendable () -> String?,
+                 embedded: @escaping @Sendable () -> Bool, booted: @escaping @Sendable () -> Bool, autostart: @escaping @Sendable () -> Bool) {
+        facts = Mutex(Facts(systemd: Lazy(systemd), cron: Lazy(cron), crontab: Lazy(crontab),
+                            embedded: Lazy(embedded), booted: Lazy(booted), autostart: Lazy(autostart)))
     }
 
     /// The running machine: no processes started, only the files each asked-for fact needs.
     /// - Parameter daemonLock: the lock file `notif daemon` holds while it runs.
     /// - Parameter autostartEntry: the desktop entry that starts `notif daemon` at login.
-    public static func live(environment lookup: @escaping (String) -> String? = Posix.environment, daemonLock: String? = nil,
+    public static func live(environment lookup: @escaping @Sendable (String) -> String? = Posix.environment, daemonLock: String? = nil,
                             autostartEntry: String? = nil) -> SchedulerProbe {
         SchedulerProbe(
             systemd: { systemdManagerAnswers(runtimeDirectory: lookup("XDG_RUNTIME_DIR")) },

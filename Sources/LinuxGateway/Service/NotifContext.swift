@@ -5,7 +5,7 @@ import Storage
 /// clock, the zone, the files and the programs run.
 public struct NotifContext: Sendable {
     public var paths: NotifPaths
-    public var clock: any Clock
+    public var clock: any WallClock
     /// The time zone, read from the system the first time it is needed (most runs never do).
     public var zone: ZoneRules {
         get { zoneSource.value }
@@ -43,7 +43,7 @@ public struct NotifContext: Sendable {
     public var catalog: NotifCatalog = .standard
 
     public init(
-        paths: NotifPaths, clock: any Clock, zone: ZoneRules, runner: any ProcessRunner,
+        paths: NotifPaths, clock: any WallClock, zone: ZoneRules, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
         probe: @escaping @Sendable () -> SchedulerProbe, executable: String?
     ) {
@@ -52,7 +52,7 @@ public struct NotifContext: Sendable {
     }
 
     private init(
-        paths: NotifPaths, clock: any Clock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
+        paths: NotifPaths, clock: any WallClock, zoneSource: Lazy<ZoneRules>, runner: any ProcessRunner,
         lookup: @escaping @Sendable (String) -> String?, forcedScheduler: SchedulerKind?,
         probe: @escaping @Sendable () -> SchedulerProbe, executableSource: Lazy<String?>
     ) {

@@ -18,7 +18,7 @@ public enum SystemdCommand {
 
     /// `text` for a unit file value where specifiers are expanded (`Description=`, paths): `%` doubled.
     public static func escapeSpecifiers(_ text: String) -> String {
-        text.replacingAll("%", with: "%%")
+        text.replacing("%", with: "%%")
     }
 
     static func word(_ word: String, isProgram: Bool) -> String {
@@ -36,7 +36,7 @@ public enum SystemdCommand {
             case "\r": escaped += "\\r"; needsQuotes = true
             default:
                 if isControl(scalar) {
-                    escaped += "\\x" + hex(scalar.value)
+                    escaped += "\\x" + Hex.of(scalar.value, width: 2)
                     needsQuotes = true
                 } else {
                     if !isPlain(scalar) { needsQuotes = true }
@@ -54,9 +54,4 @@ public enum SystemdCommand {
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || scalar.value == 0x7f }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(value >> 4) & 0xf], digits[Int(value) & 0xf]])
-    }
 }

@@ -27,12 +27,12 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     let owner: ConfigurationID
     /// The zone the user manager runs timers in: the system zone (/etc/localtime).
     let systemZone: @Sendable () -> ZoneRules
-    let clock: any Clock
+    let clock: any WallClock
     let managerRunning: @Sendable () -> Bool
     let timeout: Double
 
     public init(runner: any ProcessRunner, paths: NotifPaths, owner: ConfigurationID, systemZone: @escaping @Sendable () -> ZoneRules = { .utc },
-                clock: any Clock = SystemClock(), managerRunning: @escaping @Sendable () -> Bool, timeout: Double = 30) {
+                clock: any WallClock = SystemClock(), managerRunning: @escaping @Sendable () -> Bool, timeout: Double = 30) {
         self.runner = runner
         configHome = Posix.join(paths.home, ".config")
         unitDirectory = Posix.join(configHome, "systemd/user")

@@ -103,14 +103,6 @@ public struct Canvas: Equatable, Sendable {
         return used
     }
 
-    /// Sets the role of a run of cells (keeping their characters).
-    public mutating func style(row: Int, columns: Range<Int>, role: Role) {
-        guard row >= 0, row < height else { return }
-        for col in columns where col >= 0 && col < width {
-            cells[row * width + col].role = role
-        }
-    }
-
     /// Fills a run of cells with spaces in `role`.
     public mutating func clear(row: Int, columns: Range<Int>, role: Role = .normal) {
         guard row >= 0, row < height else { return }

@@ -16,30 +16,35 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
 
 /// A set of key contexts as bits: the key table is consulted on every key press and every
 /// frame, so it stays free of hashing.
-public struct KeyContexts: Equatable, Sendable, ExpressibleByArrayLiteral {
+public struct KeyContexts: OptionSet, Sendable {
     public let rawValue: UInt8
 
-    public init(arrayLiteral contexts: KeyContext...) {
-        rawValue = contexts.reduce(0) { $0 | Self.bit($1) }
-    }
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    public static let page = KeyContexts(rawValue: 1)
+    public static let dialog = KeyContexts(rawValue: 2)
+    public static let list = KeyContexts(rawValue: 4)
+    public static let screen = KeyContexts(rawValue: 8)
+    public static let wizard = KeyContexts(rawValue: 16)
+    public static let confirm = KeyContexts(rawValue: 32)
     public static let all: KeyContexts = [.page, .dialog, .confirm, .list, .screen, .wizard]
 
-    private static func bit(_ context: KeyContext) -> UInt8 {
+    /// The set holding `context` alone.
+    public init(_ context: KeyContext) {
         switch context {
-        case .page: return 1
-        case .dialog: return 2
-        case .list: return 4
-        case .screen: return 8
-        case .wizard: return 16
-        case .confirm: return 32
+        case .page: self = .page
+        case .dialog: self = .dialog
+        case .list: self = .list
+        case .screen: self = .screen
+        case .wizard: self = .wizard
+        case .confirm: self = .confirm
         }
     }
 
-    public func contains(_ context: KeyContext) -> Bool { rawValue & Self.bit(context) != 0 }
+    public func contains(_ context: KeyContext) -> Bool { contains(KeyContexts(context)) }
 
     /// The contexts in the set, in `KeyContext.allCases` order.
-    public var members: [KeyContext] { KeyContext.allCases.filter(contains) }
+    public var members: [KeyContext] { KeyContext.allCases.filter { contains($0) } }
 }
 
 /// What a key asks for.

@@ -56,8 +56,6 @@ public enum JSONWriter {
         out.append(String(repeating: "  ", count: indent))
     }
 
-    private static let hexDigits = Array("0123456789abcdef")
-
     /// Appends `s` as a JSON string literal; non-ASCII text stays UTF-8, except control
     /// characters (C0, DEL, C1), bidirectional controls and line separators, which are written as
     /// `\uXXXX` so JSON shown in a terminal or a log can never carry an escape sequence or reorder text.
@@ -71,9 +69,7 @@ public enum JSONWriter {
             case "\r": out.append("\\r")
             case "\t": out.append("\\t")
             case _ where TerminalText.needsEscape(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let v = Int(scalar.value)
-                out.append("\\u")
-                for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[(v >> shift) & 0xF]) }
+                out.append("\\u" + Hex.of(scalar.value, width: 4))
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -31,14 +31,4 @@ public enum ReminderClock {
     public static func fireInstant(of time: DailyTime, on day: CivilDate, in zone: ZoneRules) -> Instant {
         zone.resolve(LocalDateTime(date: day, hour: time.hour, minute: time.minute))
     }
-
-    /// The most recent firing at or before `now` (today's when it has passed, else yesterday's).
-    public static func previousFire(of time: DailyTime, atOrBefore now: Instant, in zone: ZoneRules) -> Instant {
-        let today = zone.localDateTime(of: now).date
-        for offset in 0...2 {
-            let candidate = fireInstant(of: time, on: today.adding(days: -offset), in: zone)
-            if candidate <= now { return candidate }
-        }
-        return fireInstant(of: time, on: today.adding(days: -3), in: zone)
-    }
 }

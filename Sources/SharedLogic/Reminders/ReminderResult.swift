@@ -30,9 +30,6 @@ public struct ApplyReport: Equatable, Sendable {
         outcomes.filter { if case .failed = $0.result { return true } else { return false } }
     }
     public var succeeded: Bool { failures.isEmpty }
-    public var changedAnything: Bool {
-        outcomes.contains { $0.result == .installed || $0.result == .cancelled }
-    }
     public func result(for id: String) -> ReminderResult? { outcomes.first { $0.id == id }?.result }
 }
 

@@ -50,16 +50,11 @@ public enum ASCIIText {
                 out.unicodeScalars.append(scalar)
             } else if scalar.value > 0xFFFF {
                 let v = scalar.value - 0x10000
-                out += "\\u" + hex4(0xD800 + (v >> 10)) + "\\u" + hex4(0xDC00 + (v & 0x3FF))
+                out += "\\u" + Hex.of(0xD800 + (v >> 10), width: 4) + "\\u" + Hex.of(0xDC00 + (v & 0x3FF), width: 4)
             } else {
-                out += "\\u" + hex4(scalar.value)
+                out += "\\u" + Hex.of(scalar.value, width: 4)
             }
         }
         return out
-    }
-
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = Array("0123456789abcdef")
-        return String((0..<4).reversed().map { digits[Int((value >> (UInt32($0) * 4)) & 0xF)] })
     }
 }

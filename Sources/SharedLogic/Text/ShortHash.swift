@@ -9,8 +9,7 @@ public enum ShortHash {
             hash = hash &* 0x0000_0100_0000_01b3
         }
         let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
-        let digits = Array("0123456789abcdef")
-        return String((0..<8).reversed().map { digits[Int((folded >> (UInt32($0) * 4)) & 0xf)] })
+        return Hex.of(folded, width: 8)
     }
 
     /// Whether `text` is a fingerprint as `of` writes it.

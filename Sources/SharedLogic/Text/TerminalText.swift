@@ -13,7 +13,7 @@ public enum TerminalText {
                 return out + "… (\(text.unicodeScalars.count) characters)"
             }
             if needsEscape(scalar) {
-                out += "\\u{" + hex(scalar.value) + "}"
+                out += "\\u{" + Hex.of(scalar.value).uppercased() + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -29,7 +29,7 @@ public enum TerminalText {
         var out = ""
         for scalar in text.unicodeScalars {
             if needsEscape(scalar) && scalar != "\n" && scalar != "\t" {
-                out += "\\u{" + hex(scalar.value) + "}"
+                out += "\\u{" + Hex.of(scalar.value).uppercased() + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -39,7 +39,7 @@ public enum TerminalText {
 
     /// `safe(text)` in double quotes (a quote inside is escaped too).
     public static func quoted(_ text: String, limit: Int = 80) -> String {
-        "\"" + safe(text, limit: limit).replacingAll("\"", with: "\\\"") + "\""
+        "\"" + safe(text, limit: limit).replacing("\"", with: "\\\"") + "\""
     }
 
     /// Whether `scalar` is one that must never reach a terminal or a notification as is: C0
@@ -48,16 +48,5 @@ public enum TerminalText {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
             || v == 0x200E || v == 0x200F || v == 0x061C
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = Array("0123456789ABCDEF")
-        var out = ""
-        var v = value
-        repeat {
-            out.insert(digits[Int(v & 0xF)], at: out.startIndex)
-            v >>= 4
-        } while v > 0
-        return out
     }
 }

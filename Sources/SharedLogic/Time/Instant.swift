@@ -7,6 +7,6 @@ public struct Instant: Comparable, Hashable, Sendable {
 }
 
 /// Where "now" comes from; injected so every rule can be tested with a fixed clock.
-public protocol Clock: Sendable {
+public protocol WallClock: Sendable {
     func now() -> Instant
 }

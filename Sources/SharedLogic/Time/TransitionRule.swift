@@ -14,9 +14,6 @@ struct TransitionRule: Hashable, Sendable {
     /// Seconds after local midnight of `day` (RFC 8536 allows −167 h … +167 h).
     var time: Int
 
-    /// Range allowed for `time`.
-    static let timeRange = -(167 * 3_600 + 59 * 60 + 59)...(167 * 3_600 + 59 * 60 + 59)
-
     /// The wall-clock moment of the switch in `year`, as seconds since 1970-01-01T00:00 local.
     func localSeconds(inYear year: Int) -> Int64 {
         let jan1 = GregorianCalendar.daysSinceEpoch(year: year, month: 1, day: 1)

@@ -4,20 +4,16 @@ import Glibc
 /// One worker thread running jobs in the order they came: the page's effects of one kind (saves,
 /// scheduler work, tests, history) run here, off the key loop, so a program that hangs never
 /// holds up a key. Signals are blocked in the thread: they go to the key loop, which answers them.
-final class Lane: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
-    private var jobs: [@Sendable () -> Void] = []
-    private var busy = false
+final class Lane: Sendable {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var busy = false
+        var idle: Bool { !busy && jobs.isEmpty }
+    }
+
+    private let queue = Monitor(Queue())
 
     init() {
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
         var thread = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { argument in
@@ -34,10 +30,7 @@ final class Lane: @unchecked Sendable {
     }
 
     func submit(_ job: @escaping @Sendable () -> Void) {
-        pthread_mutex_lock(mutex)
-        jobs.append(job)
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        queue.change { $0.jobs.append(job) }
     }
 
     /// A moment `seconds` from now, for `waitUntilIdle`.
@@ -52,27 +45,17 @@ final class Lane: @unchecked Sendable {
 
     /// Waits until every job given so far has run, or `deadline` passes. Returns whether it is idle.
     func waitUntilIdle(deadline: timespec) -> Bool {
-        var deadline = deadline
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while busy || !jobs.isEmpty {
-            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return !busy && jobs.isEmpty }
-        }
-        return true
+        queue.wait(until: \.idle, deadline: deadline)
     }
 
     private func work() {
         while true {
-            pthread_mutex_lock(mutex)
-            while jobs.isEmpty { pthread_cond_wait(condition, mutex) }
-            let job = jobs.removeFirst()
-            busy = true
-            pthread_mutex_unlock(mutex)
+            let job = queue.change(whenReady: { !$0.jobs.isEmpty }) { queue in
+                queue.busy = true
+                return queue.jobs.removeFirst()
+            }
             job()
-            pthread_mutex_lock(mutex)
-            busy = false
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            queue.change { $0.busy = false }
         }
     }
 }

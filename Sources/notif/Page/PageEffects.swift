@@ -101,12 +101,6 @@ struct PageEffects: Sendable {
             }
     }
 
-    /// The first frame does not wait for the time zone (a file to read and parse) or the
-    /// scheduler: it says "checking…" for the few milliseconds until the apply that follows.
-    func quickStatus() -> SchedulerStatus {
-        SchedulerStatus(checked: false)
-    }
-
     /// The status right after an apply: the planned entries it installed or found current are
     /// there (an apply writes only with notif's own program, checked then); whether the
     /// scheduler fires them is asked of the machine.

@@ -121,6 +121,15 @@ final class TmuxPane {
         try tmux(["display-message", "-p", "-t", "0", "#{cursor_flag}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 
+    /// The pane's terminal modes a full-screen program turns on and must turn off again: the
+    /// alternate screen, mouse reporting, the keypad's application modes, and whether the cursor shows.
+    func modes() throws -> [String: String] {
+        let names = ["alternate_on", "mouse_any_flag", "mouse_standard_flag", "keypad_cursor_flag", "keypad_flag", "cursor_flag"]
+        let format = names.map { "#{\($0)}" }.joined(separator: " ")
+        let values = try tmux(["display-message", "-p", "-t", "0", format]).stdout.split(whereSeparator: \.isWhitespace).map(String.init)
+        return Dictionary(uniqueKeysWithValues: zip(names, values))
+    }
+
     /// Closes the pane (its program gets SIGHUP and loses the terminal).
     func killPane() throws {
         _ = try tmux(["kill-pane", "-t", "0"])
