@@ -35,38 +35,10 @@ extension CommandLineDeclaration {
             fi
             local command= word ended= i
             local -a args=()
-            for ((i = 1; i < cword; i++)); do
-                word=${words[i]}
-                if [[ -z $ended ]]; then
-                    case $word in
-                        --) ended=1; continue ;;
-                        --*=*) continue ;;
-                    esac
-                    case "$command:$word" in
 
         """
-        let skips = model.valued.map { Self.bashOptionPattern(command: $0.command, option: $0.option) }
-        s += "                " + skips.joined(separator: "|") + ") ((i++)); continue ;;\n"
+        s += Self.shellWordWalk(model, from: 1, before: "cword")
         s += """
-                    esac
-                    [[ $word == -?* ]] && continue
-                fi
-                if [[ -z $command ]]; then
-                    command=$word
-                    continue
-                fi
-
-        """
-        if !model.parents.isEmpty {
-            s += "        case $command in\n"
-            for (parent, subs) in model.parents {
-                s += "            \(Self.bashCase(parent))) case $word in \(subs.joined(separator: "|"))) command=\"$command $word\"; continue ;; esac ;;\n"
-            }
-            s += "        esac\n"
-        }
-        s += """
-                args+=("$word")
-            done
             case "$command:$prev" in
 
         """

@@ -12,38 +12,10 @@ extension CommandLineDeclaration {
             local cur=${words[CURRENT]} prev=${words[CURRENT-1]}
             local command= word ended= i
             local -a args described
-            for ((i = 2; i < CURRENT; i++)); do
-                word=${words[i]}
-                if [[ -z $ended ]]; then
-                    case $word in
-                        --) ended=1; continue ;;
-                        --*=*) continue ;;
-                    esac
-                    case "$command:$word" in
 
         """
-        s += "                " + model.valued.map { Self.bashOptionPattern(command: $0.command, option: $0.option) }.joined(separator: "|")
-            + ") ((i++)); continue ;;\n"
+        s += Self.shellWordWalk(model, from: 2, before: "CURRENT")
         s += """
-                    esac
-                    [[ $word == -?* ]] && continue
-                fi
-                if [[ -z $command ]]; then
-                    command=$word
-                    continue
-                fi
-
-        """
-        if !model.parents.isEmpty {
-            s += "        case $command in\n"
-            for (parent, subs) in model.parents {
-                s += "            \(Self.bashCase(parent))) case $word in \(subs.joined(separator: "|"))) command=\"$command $word\"; continue ;; esac ;;\n"
-            }
-            s += "        esac\n"
-        }
-        s += """
-                args+=("$word")
-            done
             if [[ $cur == --*=* ]]; then
                 prev=${cur%%=*}
                 compset -P '*='

@@ -19,9 +19,6 @@ final class FallBackZone {
         self.standardMinutes = standardMinutes
         name = "NotifTestLive/F" + UUID().uuidString.prefix(8).lowercased()
         file = "/usr/share/zoneinfo/" + name
-        let work = "/tmp/notif-zone-" + UUID().uuidString.prefix(8).lowercased()
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -37,12 +34,7 @@ final class FallBackZone {
         // see standard time all along and no change at all.
         let rule = "Zone \(name) \(offset) - NTS \(until(change.addingTimeInterval(-86_400)))\n"
             + "\t\t\t\(offset) 1:00 NTD \(until(change))\n\t\t\t\(offset) - NTS\n"
-        try rule.write(toFile: work + "/zone", atomically: true, encoding: .utf8)
-        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        let compiled = try run(["zic", "-d", work + "/out", work + "/zone"], environment: env)
-        guard compiled.status == 0 else { throw E2EFailure("zic: \(compiled)") }
-        let installed = try run(["install", "-D", "-m", "644", work + "/out/" + name, file], environment: env)
-        guard installed.status == 0 else { throw E2EFailure("install zone: \(installed)") }
+        try ZoneFile.install(rules: rule, name: name, at: file)
     }
 
     deinit {

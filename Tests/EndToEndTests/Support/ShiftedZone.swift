@@ -30,17 +30,9 @@ final class ShiftedZone {
         offsetMinutes = offset
         name = "NotifTestLive/Z" + UUID().uuidString.prefix(8).lowercased()
         file = "/usr/share/zoneinfo/" + name
-        let work = "/tmp/notif-zone-" + UUID().uuidString.prefix(8).lowercased()
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let sign = offset < 0 ? "-" : ""
         let rule = "Zone \(name) \(sign)\(abs(offset) / 60):\(String(format: "%02d", abs(offset) % 60)) - NTF\n"
-        try rule.write(toFile: work + "/zone", atomically: true, encoding: .utf8)
-        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        let compiled = try run(["zic", "-d", work + "/out", work + "/zone"], environment: env)
-        guard compiled.status == 0 else { throw E2EFailure("zic: \(compiled)") }
-        let installed = try run(["install", "-D", "-m", "644", work + "/out/" + name, file], environment: env)
-        guard installed.status == 0 else { throw E2EFailure("install zone: \(installed)") }
+        try ZoneFile.install(rules: rule, name: name, at: file)
     }
 
     deinit {

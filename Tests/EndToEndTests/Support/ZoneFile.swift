@@ -18,6 +18,20 @@ enum ZoneFile {
         guard rename(work + "/out/NotifTest/Shift", path) == 0 else { throw E2EFailure("cannot rename the zone into \(path)") }
     }
 
+    /// Compiles zic `rules` that define zone `name` and installs the result at `file` (the
+    /// named zones tests put under /usr/share/zoneinfo).
+    static func install(rules: String, name: String, at file: String) throws {
+        let work = "/tmp/notif-zone-" + UUID().uuidString.prefix(8).lowercased()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try rules.write(toFile: work + "/zone", atomically: true, encoding: .utf8)
+        let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        let compiled = try run(["zic", "-d", work + "/out", work + "/zone"], environment: env)
+        guard compiled.status == 0 else { throw E2EFailure("zic: \(compiled)") }
+        let installed = try run(["install", "-D", "-m", "644", work + "/out/" + name, file], environment: env)
+        guard installed.status == 0 else { throw E2EFailure("install zone: \(installed)") }
+    }
+
     /// The offset that makes local time `hour:minute:second` now.
     static func offset(makingLocalTime hour: Int, _ minute: Int, _ second: Int) -> Int {
         let now = Int(Date().timeIntervalSince1970) % 86_400
