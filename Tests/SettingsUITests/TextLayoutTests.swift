@@ -103,7 +103,16 @@ import SharedLogic
         g.send(.historyLoaded(.records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: CivilDate(year: 2026, month: 11, day: 30),
                                                         reminder: "tips-and-updates", kind: .catchUp, outcome: .failed, detail: long)])))
         g.press(.enter)
-        #expect(g.screen.contains("Reminder: Tips & Updates (tips-and-updates, catch-up)") && g.screen.contains("Outcome: failed"))
+        #expect(g.screen.contains("Reminder: Tips & Updates (tips-and-updates)") && g.screen.contains("Outcome: failed"))
+        #expect(g.screen.contains("Run: late, for a time missed earlier that day (catch-up)"), "\(g.screen)")
+        // A test notification reads as one, not "Test (test, test)".
+        var t = Script(preferences: .with { _ in })
+        t.press(.char("H"))
+        t.send(.historyLoaded(.records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: CivilDate(year: 2026, month: 11, day: 30),
+                                                        reminder: "test", kind: .test, outcome: .delivered, detail: "shown")])))
+        t.press(.enter)
+        #expect(t.screen.contains("Test notification") && t.screen.contains("Run: a test (t on the page, or `notif test`)"), "\(t.screen)")
+        #expect(!t.screen.contains("(test, test)"), "\(t.screen)")
     }
 
     @Test func helpWrapsAtWordBoundariesAtTheSmallestSize() {

@@ -24,13 +24,24 @@ enum HistoryEntryView {
         Chrome.keyBar(state, context: .list, on: &canvas)
     }
 
+    /// How the entry came about, in words.
+    static func kindWords(_ kind: DeliveryKind) -> String {
+        switch kind {
+        case .scheduled: "at the reminder's time (scheduled)"
+        case .catchUp: "late, for a time missed earlier that day (catch-up)"
+        case .test: "a test (t on the page, or `notif test`)"
+        case .push: "from the server's history (push)"
+        case .button: "a button pressed on the notification"
+        }
+    }
+
     /// The entry's fields, one a paragraph.
     static func text(_ state: AppState, index: Int) -> [String] {
         switch state.history {
         case .records(let records) where records.indices.contains(index):
             let record = records[index]
-            return ["Time: \(record.time)", "Reminder: \(HistoryScreen.title(of: record)) (\(record.reminder), \(record.kind.rawValue))",
-                    "Outcome: \(record.outcome.rawValue)", "", record.detail]
+            let what = record.kind == .test ? "Test notification" : "Reminder: \(HistoryScreen.title(of: record)) (\(record.reminder))"
+            return ["Time: \(record.time)", what, "Run: \(kindWords(record.kind))", "Outcome: \(record.outcome.rawValue)", "", record.detail]
         case .server(let items, _) where items.indices.contains(index):
             let item = items[index]
             return ["Sent: \(item.sentAt)", "", item.title] + (item.body.isEmpty ? [] : ["", item.body])
