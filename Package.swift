@@ -16,7 +16,9 @@ let package = Package(
         .target(name: "CommandLineInterface", dependencies: ["SharedLogic"]),
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CursesTerminal", dependencies: ["CNcursesw", "SettingsUI"]),
-        .executableTarget(name: "notif", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal", "CommandLineInterface"]),
+        // The wiring: commands, page effects, presenter; `notif`'s main.swift only calls it.
+        .target(name: "NotifApp", dependencies: ["SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CursesTerminal", "CommandLineInterface"]),
+        .executableTarget(name: "notif", dependencies: ["NotifApp"]),
         // Prints doc/notif.1 from the command-line declaration (`make man`).
         .executableTarget(name: "notif-manual", dependencies: ["CommandLineInterface"]),
         .target(name: "TestSupport", dependencies: ["SharedLogic"], path: "Tests/TestSupport"),
@@ -27,6 +29,7 @@ let package = Package(
         .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic", "Storage"]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "SharedLogic", "LinuxGateway"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
+        .testTarget(name: "NotifAppTests", dependencies: ["NotifApp", "SharedLogic", "LinuxGateway", "SettingsUI", "CommandLineInterface"]),
         .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway", "TestSupport"]),
     ]
 )

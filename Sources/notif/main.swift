@@ -1,4 +1,5 @@
 import Glibc
+import NotifApp
 
 signal(SIGPIPE, SIG_IGN)
 exit(NotifMain.run(Array(CommandLine.arguments.dropFirst())))

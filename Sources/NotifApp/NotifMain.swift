@@ -5,8 +5,12 @@ import SharedLogic
 import Storage
 
 /// The command line: parse, dispatch, and turn every outcome into an exit code.
-enum NotifMain {
-    static func run(_ argv: [String], output given: Output = Output()) -> Int32 {
+public enum NotifMain {
+    /// Runs `notif ARGV` (the arguments after the program name) writing to stdout and stderr,
+    /// and returns the process exit code.
+    public static func run(_ argv: [String]) -> Int32 { run(argv, output: Output()) }
+
+    static func run(_ argv: [String], output given: Output) -> Int32 {
         // What a scheduler runs writes nothing anywhere, refusals and usage errors included
         // (cron mails output); the exit status still says how it went.
         let output = isQuietDelivery(argv) ? Output.silent : given

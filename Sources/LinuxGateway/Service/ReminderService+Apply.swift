@@ -1,0 +1,54 @@
+import SharedLogic
+import Storage
+
+/// `notif apply`: the saved settings reconciled with the scheduler, under the apply lock.
+extension ReminderService {
+    static let applyLock = "apply.lock"
+
+    /// Reads the saved settings and reconciles the scheduler with them, under a lock so the
+    /// last apply always sees the last saved settings.
+    /// - Parameter choosing: the scheduler choice was just made, so it is honoured even when the
+    ///   saved value did not change (entries `--scheduler` put elsewhere move to it).
+    public func apply(choosing: Bool = false) throws(PreferencesError) -> ApplyOutcome {
+        try underApplyLock { loaded in applyLocked(loaded, choosing: choosing) }
+    }
+
+    /// Runs `body` with the saved settings, read under the apply lock (every reconcile takes it).
+    func underApplyLock<T>(_ body: (LoadedPreferences) -> T) throws(PreferencesError) -> T {
+        let lock: HeldLock
+        do {
+            lock = try context.state.lock(Self.applyLock)
+        } catch {
+            throw .file(error)
+        }
+        defer { lock.release() }
+        return body(try context.store.load())
+    }
+
+    private func applyLocked(_ loaded: LoadedPreferences, choosing: Bool) -> ApplyOutcome {
+        recordSession()
+        let placed = placement()
+        let choice = schedulerChoice(for: loaded.preferences, placement: placed, probe: context.probe(), choosing: choosing)
+        let makeEntry = entry(for:)
+        guard let kind = choice.kind, let gateway = gateway(for: kind) else {
+            let reason = choice.warnings.first ?? "no scheduler available"
+            let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), reminders: reminders,
+                                              entry: makeEntry)
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
+        }
+        let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
+        // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
+        // the old entries keep the reminder coming (a stale one delivers nothing anyway).
+        guard report.succeeded else {
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
+        }
+        let moves = moveOff(except: kind, recorded: placed?.holder, preferences: loaded.preferences)
+        guard moves.allSatisfy(\.report.succeeded) else {
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
+        }
+        _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
+        let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
+                                          recorded: placed?.holder, why: choice.why)
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
+    }
+}
