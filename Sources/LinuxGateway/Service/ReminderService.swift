@@ -31,7 +31,8 @@ public struct ReminderService: Sendable {
     func schedulerChoice(for preferences: NotificationPreferences, placement: SchedulerPlacement?, probe: SchedulerProbe,
                          choosing: Bool) -> SchedulerChoice {
         SchedulerDetection.decide(override: context.forcedScheduler, saved: preferences.scheduler, placement: placement,
-                                  choosing: choosing, probe: probe, available: Self.availableSchedulers)
+                                  choosing: choosing, probe: probe, available: Self.availableSchedulers,
+                                  overrideSource: context.forcedSchedulerSource)
     }
 
     /// What `auto` would use now, and why (the page's chooser shows it before anything is chosen).
@@ -171,7 +172,9 @@ public struct ReminderService: Sendable {
         guard moves.allSatisfy(\.report.succeeded) else {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
-        _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
+        let record = SchedulerPlacement.recording(kind, saved: loaded.preferences.scheduler, override: choice.forced ? context.forcedSchedulerWords : nil,
+                                                  choosing: choosing, previous: placed)
+        _ = try? context.state.write(schedulerRecord, record.text)
         let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
                                           recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
