@@ -12,7 +12,7 @@ struct Commands {
     var service: ReminderService { ReminderService(context: context) }
     var presenter: Presenter {
         let service = self.service
-        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint)
+        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint, nextFire: service.nextFire)
     }
     var account: AccountService {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
@@ -85,7 +85,9 @@ struct Commands {
             rows.append(("  " + usability.kind.rawValue, usability.state.word + ": " + usability.reason))
         }
         rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
-        rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") } ?? "unknown"))
+        // Entries still on another scheduler than the one in use (the next apply moves them) say where.
+        let holder = report.reminders.scheduler.flatMap { $0 == report.choice.kind ? nil : " (on \($0.rawValue))" } ?? ""
+        rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") + holder } ?? "unknown"))
         let firing = report.firing.sorted { $0.key < $1.key }
         if !firing.isEmpty {
             rows.append(("Fires", firing.map { (firing.count > 1 ? "\($0.key): " : "") + $0.value }.joined(separator: "; ")))
@@ -136,7 +138,17 @@ struct Commands {
         }
         // Choosing a scheduler is honoured even when it was already the saved one: entries a
         // one-off `--scheduler` put elsewhere move to it.
-        return change("\(setting.label): \(value)", choosing: setting == .scheduler) { setting.applying(value, to: $0)! }
+        var summary = "\(setting.label): \(value)"
+        if setting == .scheduler, let kind = context.forcedScheduler, let words = context.forcedSchedulerWords {
+            // The override wins this run: the choice is saved, and moves nothing until a run without it.
+            summary += "\n" + Self.savedUnderOverride(value, kind: kind, words: words)
+        }
+        return change(summary, choosing: setting == .scheduler) { setting.applying(value, to: $0)! }
+    }
+
+    /// What saving a scheduler choice does while a one-off override is given.
+    static func savedUnderOverride(_ value: String, kind: SchedulerKind, words: String) -> String {
+        "The choice \(value) is saved; this run uses \(kind.rawValue) because \(words) was given, so the choice takes effect the next time notif runs without it."
     }
 
     func permission(_ action: String) -> ExitCode {

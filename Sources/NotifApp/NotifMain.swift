@@ -75,7 +75,9 @@ public enum NotifMain {
             }
             return .success
         }
-        let context = NotifContext.live(forcedScheduler: invocation.globals["--scheduler"].flatMap { SchedulerKind(argument: $0.text) })
+        let override = invocation.globals["--scheduler"]
+        var context = NotifContext.live(forcedScheduler: override.flatMap { SchedulerKind(argument: $0.text) })
+        if let override, !override.source.hasPrefix("-") { context.forcedSchedulerSource = override.source }
         // Another user's files are never acted on (sudo -E, a HOME someone else made): before anything is read.
         if let problem = RunOwnership.problem(paths: context.paths) {
             output.error(problem)

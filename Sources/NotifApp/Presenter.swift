@@ -7,6 +7,8 @@ struct Presenter {
     let clock: any WallClock
     /// How to stop an entry notif could not remove from a scheduler (`ReminderService.removalHint`).
     var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
+    /// When each reminder next fires and is shown (`ReminderService.nextFire`), by id.
+    var nextFire: () -> [String: Instant] = { [:] }
 
     /// A line when the entries changed scheduler, then one per reminder (and per entry removed
     /// from the scheduler that held them before).
@@ -70,7 +72,9 @@ struct Presenter {
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
         let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
-            reminder.map { "; next " + ReminderClock.nextFire(of: $0, after: clock.now(), in: zone).shortDisplay(in: zone) } ?? ""
+            reminder.map { reminder in
+                "; next " + (nextFire()[reminder.id] ?? ReminderClock.nextFire(of: reminder, after: clock.now(), in: zone)).shortDisplay(in: zone)
+            } ?? ""
         }
         switch result {
         case .installed: return "scheduled \(when) with \(scheduler)\(next)"

@@ -24,6 +24,8 @@ struct ServiceFixture {
     /// When set, `crontab` is not installed.
     let crontabMissing = Flag()
     var scheduler: SchedulerKind? = .cron
+    /// How `scheduler` was given: `--scheduler`, or `NOTIF_SCHEDULER` from the environment.
+    var schedulerSource = "--scheduler"
     /// The program entries run. "/usr/local/bin/notif" counts as installed (it need not exist on
     /// the test machine); any other path must really be an executable file.
     var executable: String? = ServiceFixture.installedNotif
@@ -62,6 +64,7 @@ struct ServiceFixture {
             probe: { probe },
             executable: executable)
         context.accountHome = { accountHome }
+        context.forcedSchedulerSource = schedulerSource
         context.systemZone = machineZone
         context.catalog = catalog
         context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
@@ -234,7 +237,13 @@ struct ServiceFixture {
         #expect(try fixture.service.apply().succeeded)
         var status = try fixture.service.status()
         #expect(status.inSync && status.installed == ["tips-and-updates"])
-        #expect(status.warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
+        // Not started with systemd: no login starts a manager, so the warning says the timer cannot fire, and what to do.
+        #expect(status.warnings.contains { $0.hasPrefix("systemd's timers cannot fire on this machine") && $0.contains("`notif set scheduler auto`") },
+                "\(status.warnings)")
+        #expect(!status.warnings.contains { $0.contains("next login") }, "\(status.warnings)")
+        fixture.probe.systemdBooted = true
+        #expect(try fixture.service.status().warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
+        fixture.probe.systemdBooted = false
         #expect(status.schedulerState == "no systemd user manager, and this machine was not started with systemd: its timers cannot fire")
         // Neither systemd nor cron: the built-in scheduler, which needs `notif daemon`.
         fixture.scheduler = nil

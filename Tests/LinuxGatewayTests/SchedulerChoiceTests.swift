@@ -17,9 +17,11 @@ import Storage
     }
 
     func decide(_ saved: SchedulerPreference, held: (SchedulerKind, SchedulerPreference)?, _ probe: SchedulerProbe,
-                override: SchedulerKind? = nil, choosing: Bool = false) -> SchedulerChoice {
-        SchedulerDetection.decide(override: override, saved: saved, placement: held.map { SchedulerPlacement(holder: $0.0, choice: $0.1) },
-                                  choosing: choosing, probe: probe, available: all)
+                override: SchedulerKind? = nil, choosing: Bool = false, placedBy: String? = nil, pending: Bool = false,
+                source: String = "--scheduler") -> SchedulerChoice {
+        SchedulerDetection.decide(override: override, saved: saved,
+                                  placement: held.map { SchedulerPlacement(holder: $0.0, choice: $0.1, override: placedBy, choicePending: pending) },
+                                  choosing: choosing, probe: probe, available: all, overrideSource: source)
     }
 
     /// Each row: the holder, and a probe that changed since (what `auto` alone would pick now differs).
@@ -64,7 +66,7 @@ import Storage
         // A machine not started with systemd whose user manager is gone.
         #expect(decide(.auto, held: (.systemd, .auto), probe(cronDaemon: true)).kind == .cron)
         // Entries `--scheduler` put on a scheduler that can no longer hold them go to the named choice.
-        let back = decide(.cron, held: (.embedded, .cron), probe())
+        let back = decide(.cron, held: (.embedded, .cron), probe(), placedBy: "--scheduler embedded")
         #expect(back.kind == .cron && back.why.hasPrefix("embedded can no longer hold it (") && back.why.hasSuffix("; you chose cron"))
     }
 
@@ -93,9 +95,41 @@ import Storage
         // What that run recorded: cron, under the saved choice auto. Plain runs keep it.
         #expect(decide(.auto, held: (.cron, .auto), machine).kind == .cron)
         // With a named saved choice too, until that choice is made again.
-        let kept = decide(.systemd, held: (.cron, .systemd), machine)
-        #expect(kept.kind == .cron && kept.why.contains("put there with --scheduler; `notif set scheduler systemd` moves it"))
-        #expect(decide(.systemd, held: (.cron, .systemd), machine, choosing: true).kind == .systemd)
+        let kept = decide(.systemd, held: (.cron, .systemd), machine, placedBy: "--scheduler cron")
+        #expect(kept.kind == .cron && kept.why.contains("put there with --scheduler cron; `notif set scheduler systemd` moves it"), "\(kept)")
+        #expect(decide(.systemd, held: (.cron, .systemd), machine, choosing: true, placedBy: "--scheduler cron").kind == .systemd)
+        // A record that does not say an override put them there: the saved choice put them there, so it is honoured.
+        #expect(decide(.systemd, held: (.cron, .systemd), machine).kind == .systemd)
+    }
+
+    /// A choice saved while an override is given (`NOTIF_SCHEDULER=embedded notif set scheduler
+    /// cron`) cannot take effect in that run; the record says it is pending, and the next plain
+    /// run honours it.
+    @Test func aChoiceSavedUnderAnOverrideTakesEffectOnTheNextPlainRun() {
+        let machine = probe(booted: true, cronDaemon: true, notifDaemon: true)
+        let plain = decide(.cron, held: (.embedded, .cron), machine, placedBy: "NOTIF_SCHEDULER=embedded", pending: true)
+        #expect(plain.kind == .cron && plain.why == "you chose cron", "\(plain)")
+        // What the runs record: the overridden run that saved cron marks it pending; a later
+        // overridden run keeps it pending; an override given after the choice does not.
+        let saving = SchedulerPlacement.recording(.embedded, saved: .cron, override: "NOTIF_SCHEDULER=embedded", choosing: true,
+                                                  previous: SchedulerPlacement(holder: .embedded, choice: .auto))
+        #expect(saving == SchedulerPlacement(holder: .embedded, choice: .cron, override: "NOTIF_SCHEDULER=embedded", choicePending: true))
+        #expect(SchedulerPlacement.recording(.embedded, saved: .cron, override: "--scheduler embedded", choosing: false, previous: saving).choicePending)
+        let after = SchedulerPlacement.recording(.embedded, saved: .cron, override: "--scheduler embedded", choosing: false,
+                                                 previous: SchedulerPlacement(holder: .cron, choice: .cron))
+        #expect(after == SchedulerPlacement(holder: .embedded, choice: .cron, override: "--scheduler embedded"))
+        // A plain run that keeps them where an override put them keeps the note; one that honours the choice drops it.
+        #expect(SchedulerPlacement.recording(.embedded, saved: .cron, override: nil, choosing: false, previous: after) == after)
+        #expect(SchedulerPlacement.recording(.cron, saved: .cron, override: nil, choosing: false, previous: saving) == SchedulerPlacement(holder: .cron, choice: .cron))
+    }
+
+    /// `NOTIF_SCHEDULER` is named as such, not as `--scheduler`.
+    @Test func anOverrideFromTheEnvironmentIsNamedAsTheVariable() {
+        let machine = probe(cronDaemon: true)
+        #expect(decide(.auto, held: nil, machine, override: .systemd, source: "NOTIF_SCHEDULER").why == "NOTIF_SCHEDULER=systemd was given for this run")
+        #expect(decide(.auto, held: nil, machine, override: .systemd).why == "--scheduler systemd was given for this run")
+        let kept = decide(.cron, held: (.embedded, .cron), probe(cronDaemon: true, notifDaemon: true), placedBy: "NOTIF_SCHEDULER=embedded")
+        #expect(kept.kind == .embedded && kept.why == "embedded holds the reminder (put there with NOTIF_SCHEDULER=embedded; `notif set scheduler cron` moves it)")
     }
 
     @Test func withNothingRecordedAutoPicksAndANamedChoiceIsUsed() {
@@ -113,6 +147,9 @@ import Storage
         #expect(SchedulerPlacement(parsing: "embedded\n") == SchedulerPlacement(holder: .embedded, choice: .auto))
         #expect(SchedulerPlacement(parsing: "cron\nchoice nonsense\n") == SchedulerPlacement(holder: .cron, choice: .auto))
         #expect(SchedulerPlacement(parsing: "anacron\n") == nil && SchedulerPlacement(parsing: "") == nil)
+        let overridden = SchedulerPlacement(holder: .embedded, choice: .cron, override: "NOTIF_SCHEDULER=embedded", choicePending: true)
+        #expect(overridden.text == "embedded\nchoice cron\noverride NOTIF_SCHEDULER=embedded\npending\n")
+        #expect(SchedulerPlacement(parsing: overridden.text) == overridden)
     }
 
     @Test func eachSchedulerSaysWhetherItCanBeUsedAndWhy() {

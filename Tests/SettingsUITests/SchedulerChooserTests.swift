@@ -196,4 +196,20 @@ import SharedLogic
         #expect(screen.contains("│ This run uses embedded: --scheduler (or NOTIF_SCHEDULER)"), "\(screen)")
         #expect(screen.contains("│ chose it for this run only; nothing is saved. notif picks a"), "\(screen)")
     }
+
+    /// Choosing under an override saves the choice and says that it takes effect on a run
+    /// without the override (this run's apply leaves the reminder where the override put it).
+    @Test(arguments: [SchedulerPreference.cron, .auto])
+    func aChoiceUnderAnOverrideSaysWhenItTakesEffect(_ choice: SchedulerPreference) {
+        var status = Self.cronHolds
+        status.facts.scheduler = .embedded
+        status.overridden = true
+        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
+        s.press(.char("s"))
+        s.state.dialog = .schedulerList(selected: choice)
+        s.press(.enter)
+        #expect(s.state.notice?.text == "Scheduler choice \(choice.rawValue) saved. This run uses embedded (--scheduler or NOTIF_SCHEDULER), so the choice takes effect the next time notif runs without it.",
+                "\(String(describing: s.state.notice))")
+        #expect(s.screen.contains("Scheduler choice \(choice.rawValue) saved."), "\(s.screen)")
+    }
 }

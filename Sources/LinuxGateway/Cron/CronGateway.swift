@@ -12,6 +12,10 @@ import Storage
 /// When that time comes while the system clock repeats an hour (falling back), cron runs no
 /// fixed-time line, so the entry also has an hourly line on those days (`SchedulerTimes.repeatedHourRuns`).
 public struct CronGateway: LocalNotificationGateway {
+    /// The one wording for a `crontab` notif cannot start (the probe, apply, status, reset): it
+    /// may be installed but not on this PATH.
+    public static let crontabMissing = "crontab is not installed or not on PATH (Debian: apt install cron)"
+
     public let name = "cron"
     let runner: any ProcessRunner
     /// A lock file that serialises notif's own crontab edits.
@@ -193,7 +197,7 @@ public struct CronGateway: LocalNotificationGateway {
             // Not "holds nothing": without the crontab program notif can neither read nor change
             // the table, and the cron daemon still runs what is in it.
             throw error.notFound
-                ? GatewayError("crontab is not installed or not on PATH (Debian: apt install cron)")
+                ? GatewayError(Self.crontabMissing)
                 : GatewayError(error.description)
         }
     }

@@ -36,17 +36,18 @@ public enum SchedulerDetection {
     ///   hold them, so a probe that changes for a moment never moves them; otherwise it picks.
     public static func decide(
         override: SchedulerKind?, saved: SchedulerPreference, placement: SchedulerPlacement?, choosing: Bool,
-        probe: SchedulerProbe, available: Set<SchedulerKind>
+        probe: SchedulerProbe, available: Set<SchedulerKind>, overrideSource: String = "--scheduler"
     ) -> SchedulerChoice {
         if let override {
             return SchedulerChoice(kind: override, forced: true, preference: saved,
-                                   why: "--scheduler \(override.rawValue) was given for this run",
+                                   why: "\(overrideWords(override, source: overrideSource)) was given for this run",
                                    warnings: warnings(for: override, probe: probe))
         }
         let named: SchedulerKind? = SchedulerKind(rawValue: saved.rawValue)
         var lost = ""
-        if let holder = placement?.holder, available.contains(holder), holder != named,
-           named == nil || (!choosing && placement?.choice == saved) {
+        if let placement, available.contains(placement.holder), placement.holder != named,
+           named == nil || placement.keptOffNamedChoice(saved: saved, choosing: choosing) {
+            let holder = placement.holder
             let usability = SchedulerUsability.of(holder, probe: probe)
             if holder == .cron, let problem = probe.crontabProblem, probe.cronDaemonRunning {
                 // Without `crontab` notif can neither read nor remove its lines, and the cron
@@ -56,7 +57,7 @@ public enum SchedulerDetection {
                                        warnings: ["the reminder stays with cron, where it may still fire: notif cannot use crontab (\(problem)), so it can neither check nor change its entry; make crontab usable and run `notif apply`, or choose another scheduler with `notif set scheduler`"])
             }
             if usability.canHold {
-                let why = named.map { "\(holder.rawValue) holds the reminder (put there with --scheduler; `notif set scheduler \($0.rawValue)` moves it)" }
+                let why = named.map { "\(holder.rawValue) holds the reminder (put there with \(placement.override ?? "--scheduler"); `notif set scheduler \($0.rawValue)` moves it)" }
                     ?? "\(holder.rawValue) holds the reminder and can still hold it"
                 return SchedulerChoice(kind: holder, forced: false, preference: saved, why: why, warnings: warnings(for: holder, probe: probe))
             }
@@ -70,6 +71,12 @@ public enum SchedulerDetection {
         picked.preference = saved
         picked.why = (picked.kind == placement?.holder ? "" : lost) + "auto picked \(picked.kind?.rawValue ?? "none"): " + picked.why
         return picked
+    }
+
+    /// How an override was given, as the person typed it: `--scheduler cron`, or
+    /// `NOTIF_SCHEDULER=cron` when it came from the environment (`source` is the variable's name).
+    public static func overrideWords(_ kind: SchedulerKind, source: String) -> String {
+        source.hasPrefix("-") ? "\(source) \(kind.rawValue)" : "\(source)=\(kind.rawValue)"
     }
 
     /// The pick when nothing else decides: the first of systemd, cron and the built-in scheduler
@@ -106,18 +113,22 @@ public enum SchedulerDetection {
     static func warnings(for kind: SchedulerKind, probe: SchedulerProbe) -> [String] {
         switch kind {
         case .systemd:
-            return probe.systemdUserManagerRunning ? [] : [
-                "no systemd user manager is running: the timer is enabled and starts with the manager at your next login",
-            ]
+            if probe.systemdUserManagerRunning { return [] }
+            // Only a machine started with systemd starts a user manager at login; elsewhere the
+            // timer never fires (the status's "cannot fire", in the same words).
+            return probe.systemdBooted
+                ? ["no systemd user manager is running: the timer is enabled and starts with the manager at your next login"]
+                : ["systemd's timers cannot fire on this machine: " + StatusWords.cannotFire(.noSystemd)]
         case .cron:
             var result: [String] = []
             if let problem = probe.crontabProblem { result.append(problem) }
             if !probe.cronDaemonRunning { result.append("the cron daemon is not running: entries will not fire until it runs") }
             return result
         case .embedded:
-            return probe.embeddedDaemonRunning ? [] : [
-                "embedded: `notif daemon` is not running, and the built-in scheduler only fires while it runs; start it, or run `notif daemon --install-autostart` so it starts at each login",
-            ]
+            if probe.embeddedDaemonRunning { return [] }
+            return probe.embeddedAutostart
+                ? ["embedded: `notif daemon` is not running; its autostart entry starts it at your next desktop login (run `notif daemon` to start it now)"]
+                : ["embedded: `notif daemon` is not running, and the built-in scheduler only fires while it runs; start it, or run `notif daemon --install-autostart` so it starts at each login"]
         }
     }
 }

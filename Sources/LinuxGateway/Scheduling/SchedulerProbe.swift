@@ -144,7 +144,7 @@ public final class SchedulerProbe: Sendable {
         // Where posix_spawnp will look: this process's PATH (glibc's default when unset), nothing more.
         let dirs = (path ?? "/bin:/usr/bin").split(separator: ":").map(String.init)
         guard dirs.contains(where: { access(Posix.join($0, "crontab"), X_OK) == 0 }) else {
-            return "crontab is not installed (Debian: apt install cron)"
+            return CronGateway.crontabMissing
         }
         if getuid() == 0 { return nil }
         if let allow = try? FileIO.read("/etc/cron.allow") {

@@ -24,6 +24,12 @@ public struct NotifContext: Sendable {
     public var lookup: @Sendable (String) -> String?
     /// `--scheduler` / `NOTIF_SCHEDULER`, when given.
     public var forcedScheduler: SchedulerKind?
+    /// How the override was given: `--scheduler`, or `NOTIF_SCHEDULER` from the environment.
+    public var forcedSchedulerSource = "--scheduler"
+    /// The override as the person gave it (`--scheduler cron`, `NOTIF_SCHEDULER=cron`), or nil.
+    public var forcedSchedulerWords: String? {
+        forcedScheduler.map { SchedulerDetection.overrideWords($0, source: forcedSchedulerSource) }
+    }
     public var probe: @Sendable () -> SchedulerProbe
     /// The home directory the password database gives this user: what cron, systemd and a
     /// desktop login set HOME to. nil when unknown (and in tests, unless they set it).

@@ -46,7 +46,9 @@ extension ReminderService {
         guard moves.allSatisfy(\.report.succeeded) else {
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
         }
-        _ = try? context.state.write(schedulerRecord, SchedulerPlacement(holder: kind, choice: loaded.preferences.scheduler).text)
+        let record = SchedulerPlacement.recording(kind, saved: loaded.preferences.scheduler, override: choice.forced ? context.forcedSchedulerWords : nil,
+                                                  choosing: choosing, previous: placed)
+        _ = try? context.state.write(schedulerRecord, record.text)
         let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
                                           recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)

@@ -18,7 +18,8 @@ extension ReminderService {
     func schedulerChoice(for preferences: NotificationPreferences, placement: SchedulerPlacement?, probe: SchedulerProbe,
                          choosing: Bool) -> SchedulerChoice {
         SchedulerDetection.decide(override: context.forcedScheduler, saved: preferences.scheduler, placement: placement,
-                                  choosing: choosing, probe: probe, available: Self.availableSchedulers)
+                                  choosing: choosing, probe: probe, available: Self.availableSchedulers,
+                                  overrideSource: context.forcedSchedulerSource)
     }
 
     /// What `auto` would use now, and why (the page's chooser shows it before anything is chosen).

@@ -75,9 +75,20 @@ extension ReminderService {
         var warnings = choice.warnings
         var entries: [String: InstalledEntry]?
         var unreadable = false
-        if let kind = choice.kind, let gateway = gateway(for: kind) {
+        // The entries stay where the last apply put them until the next apply moves them: read
+        // that scheduler when it holds any (an override put them there, say, and the choice now
+        // differs), else the one in use.
+        var read = choice.kind
+        var heldElsewhere: [String: String]?
+        if let holder = placed?.holder, holder != choice.kind, let gateway = gateway(for: holder),
+           let found = try? gateway.installed(), !found.isEmpty {
+            read = holder
+            heldElsewhere = found
+        }
+        if let kind = read, let gateway = gateway(for: kind) {
             do {
-                let found = try gateway.installed()
+                let found: [String: String]
+                if let heldElsewhere { found = heldElsewhere } else { found = try gateway.installed() }
                 // What apply would write for each planned or installed reminder; why it cannot, once.
                 var wanted: [String: String] = [:]
                 for reminder in reminders where found[reminder.id] != nil || planned.contains(reminder) {
@@ -103,12 +114,13 @@ extension ReminderService {
                 unreadable = true
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
-            if let recorded = placed?.holder, recorded != kind {
-                warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
-            }
         }
-        let facts = SchedulerFacts(scheduler: choice.kind, entries: entries,
-                                   schedulerCannotFire: choice.kind.flatMap { Self.cannotFire(on: $0, probe: probe) })
+        if let kind = choice.kind, let recorded = placed?.holder, recorded != kind {
+            warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
+        }
+        let facts = SchedulerFacts(scheduler: read, entries: entries,
+                                   schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
+                                   movesTo: read != choice.kind ? choice.kind : nil)
         let status = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire(), reminders: reminders)
         let last = try? context.deliveryLog.newest(1) { $0.kind != .test && $0.kind != .button }.first
         return StatusReport(
@@ -117,11 +129,15 @@ extension ReminderService {
             lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
     }
 
-    /// Each reminder's next firing time in the zone notif shows, whatever the settings.
+    /// Each reminder's next firing time in the zone notif shows, whatever the settings: the next
+    /// one `deliver` would show (not on a local day it was already delivered).
     public func nextFire() -> [String: Instant] {
         let now = context.clock.now()
+        let delivered = context.state.lastDelivered()
         var result: [String: Instant] = [:]
-        for reminder in reminders { result[reminder.id] = ReminderClock.nextFire(of: reminder, after: now, in: context.zone) }
+        for reminder in reminders {
+            result[reminder.id] = DeliveryDecision.nextShowing(of: reminder, after: now, lastDelivered: delivered[reminder.id], zone: context.zone)
+        }
         return result
     }
 
@@ -171,6 +187,7 @@ extension ReminderService {
             })),
             JSONMember("schedulerState", report.schedulerState.map { .string($0) } ?? .null),
             JSONMember("planned", .array(report.planned.map { .string($0) })),
+            JSONMember("holder", report.reminders.scheduler.map { .string($0.rawValue) } ?? .null),
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),
             JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),

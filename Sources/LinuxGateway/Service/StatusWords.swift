@@ -47,6 +47,7 @@ public enum StatusWords {
         case .notPlanned(let id): return "\(id) is installed but not planned"
         case .noScheduler(let id): return "\(id) is planned but no scheduler can hold it"
         case .unreadable(let kind): return "the \(kind.rawValue) entries could not be read"
+        case .elsewhere(let id, let from, let to): return "\(id) is on \(from.rawValue); `notif apply` moves it to \(to.rawValue)"
         }
     }
 }

@@ -150,6 +150,11 @@ extension AppState {
         dialog = nil
         let elsewhere = choice != .auto && status.scheduler != nil && status.scheduler?.rawValue != choice.rawValue
         if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
+        // This run's scheduler was given with --scheduler or NOTIF_SCHEDULER: the choice is
+        // saved, and nothing moves until notif runs without it.
+        if status.overridden, let used = status.scheduler {
+            notice = Notice("Scheduler choice \(choice.rawValue) saved. This run uses \(used.rawValue) (--scheduler or NOTIF_SCHEDULER), so the choice takes effect the next time notif runs without it.")
+        }
     }
 
     /// Up and Down show the neighbouring entries; Enter, Esc or q go back to the list.

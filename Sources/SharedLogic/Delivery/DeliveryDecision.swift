@@ -36,10 +36,25 @@ public enum DeliveryDecision: Equatable, Sendable {
         if let reason = LocalReminders.blockReason(for: reminder, in: preferences) {
             return .skip(reason.message(for: reminder))
         }
-        if lastDelivered == today { return .skip("already delivered today (\(today))") }
+        if deliveredAlready(on: today, lastDelivered: lastDelivered) { return .skip("already delivered today (\(today))") }
         if kind == .catchUp && !reminder.recurrence.includes(today) { return .skip("not due today (\(reminder.schedule))") }
         if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
         return .deliver
+    }
+
+    /// The once-a-day rule: a reminder already delivered on the local `day` is not shown again that day.
+    public static func deliveredAlready(on day: CivilDate, lastDelivered: CivilDate?) -> Bool { lastDelivered == day }
+
+    /// The next time `reminder` fires after `now` and would be shown: its time on a day its
+    /// recurrence includes, past a local day on which it was already delivered (a changed zone can
+    /// put today's time still ahead after today's delivery; that run would skip).
+    public static func nextShowing(of reminder: LocalReminder, after now: Instant, lastDelivered: CivilDate?, zone: ZoneRules) -> Instant {
+        var fire = ReminderClock.nextFire(of: reminder, after: now, in: zone)
+        // One day at most is delivered already; the bound only keeps the loop total.
+        for _ in 0..<2 where deliveredAlready(on: zone.localDateTime(of: fire).date, lastDelivered: lastDelivered) {
+            fire = ReminderClock.nextFire(of: reminder, after: fire, in: zone)
+        }
+        return fire
     }
 
     /// Why a scheduled run at another time shows nothing (`08:00 in Europe/Berlin, not 09:00`).

@@ -44,4 +44,6 @@ public enum SyncProblem: Equatable, Sendable {
     case noScheduler(String)
     /// The scheduler's entries could not be read (so they may still hold something).
     case unreadable(SchedulerKind)
+    /// Planned and installed, but on a scheduler the next apply moves it off (to the second one).
+    case elsewhere(String, on: SchedulerKind, movesTo: SchedulerKind)
 }

@@ -7,11 +7,15 @@ public struct SchedulerFacts: Equatable, Sendable {
     public var entries: [String: InstalledEntry]?
     /// Nothing on this scheduler fires now, and why (its daemon is absent).
     public var schedulerCannotFire: CannotFire?
+    /// `scheduler` still holds the entries, but the next apply puts them on this one instead.
+    public var movesTo: SchedulerKind?
 
-    public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil) {
+    public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil,
+                movesTo: SchedulerKind? = nil) {
         self.scheduler = scheduler
         self.entries = entries
         self.schedulerCannotFire = schedulerCannotFire
+        self.movesTo = movesTo
     }
 }
 
@@ -60,7 +64,11 @@ public struct ReminderStatus: Equatable, Sendable {
                     problems.append(.notInstalled(reminder.id))
                     continue
                 }
-                if !entry.current { problems.append(entry.enabled ? .differs(reminder.id) : .notEnabled(reminder.id)) }
+                if let to = facts.movesTo, let from = facts.scheduler {
+                    problems.append(.elsewhere(reminder.id, on: from, movesTo: to))
+                } else if !entry.current {
+                    problems.append(entry.enabled ? .differs(reminder.id) : .notEnabled(reminder.id))
+                }
             }
             for id in entries.keys.sorted() where !plannedIDs.contains(id) { problems.append(.notPlanned(id)) }
         } else if let kind = facts.scheduler, unreadable {
