@@ -112,6 +112,8 @@ struct DeletedBinaryTests {
         try pane.send("Enter")
         try pane.waitFor("Allow notifications?")
         try pane.send("Enter")
+        try pane.waitFor("Tips & Updates is on")
+        try pane.send("Enter")
         let screen = try pane.waitFor("was removed or")
         let next = screen.split(separator: "\n").first { $0.contains("Next reminder:") } ?? ""
         #expect(next.contains("none"), "\(screen)")

@@ -268,7 +268,12 @@ struct PageSchedulingTests {
         try pane.send("Enter")
         try pane.waitFor("Allow notifications?")
         try pane.send("Enter")
+        // Back on the wizard page, Continue focused: Enter finishes the wizard (and does not turn
+        // off the page's first switch).
+        try pane.waitFor("Tips & Updates is on: a daily reminder at 09:00")
+        try pane.send("Enter")
         let line = try pane.waitForLine(containing: "Next reminder:") { !$0.contains("none") }
+        #expect(try pane.capture().contains("[x] Push Notifications"))
         #expect(line.hasSuffix("09:00"), "\(line)")
         #expect(try waitUntil(5) { (try user.crontab()).contains("deliver --quiet tips-and-updates") })
         let settings = user.read(user.settingsPath) ?? ""

@@ -27,7 +27,7 @@ extension AppState {
             case .test:
                 notice = Notice("Test not sent: permission is \(undecided) (press p).", warning: true)
             case .onboarding:
-                finishOnboarding(effects: &effects)
+                backToTheWizard()
             case .requested:
                 break
             }
@@ -44,7 +44,7 @@ extension AppState {
         notice = allow
             ? Notice("Permission: \(permission.word).")
             : Notice("Permission: \(permission.word).", warning: true)
-        if reason == .onboarding { finishOnboarding(effects: &effects) }
+        if reason == .onboarding { backToTheWizard() }
         if reason == .test {
             if allow { test(effects: &effects) } else { notice = Notice("Test not sent: permission is \(permission.word) (p changes it).", warning: true) }
         }

@@ -41,7 +41,8 @@ extension AppState {
             }
         case .onboarding(.guestReminders):
             if button == .turnOn && !preferences[OnboardingOffer.toggle] {
-                // Turning it on follows the Guest prompt rules: the prompt finishes the wizard.
+                // Turning it on follows the Guest prompt rules; after the prompt the wizard page
+                // says what came of it and Continue finishes.
                 change(.toggle(OnboardingOffer.toggle, true), effects: &effects)
                 if dialog == nil { finishOnboarding(effects: &effects) }
             } else {
@@ -52,6 +53,12 @@ extension AppState {
         default:
             break
         }
+    }
+
+    /// After the wizard's permission prompt: back on the wizard page, its Continue focused, so
+    /// the next Enter finishes the wizard (it never lands on the page's first switch unseen).
+    mutating func backToTheWizard() {
+        wizardFocus = wizardButtons.first ?? .next
     }
 
     mutating func finishOnboarding(effects: inout [Effect]) {
