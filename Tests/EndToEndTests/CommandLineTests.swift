@@ -192,6 +192,21 @@ import Testing
     }
 }
 
+/// A scheduler's warning ("`notif daemon` is not running") matters only when something should
+/// fire: `status` says it while a reminder is planned, and not while nothing is.
+@Suite struct StatusWarningTests {
+    @Test func schedulerWarningsOnlyWhileSomethingIsPlanned() throws {
+        let sandbox = Sandbox()
+        let env = ["NOTIF_SCHEDULER": "embedded"]
+        let idle = try sandbox.notif(["status"], env)
+        #expect(idle.status == 0 && !idle.stderr.contains("notif daemon"), "\(idle)")
+        #expect(try sandbox.notif(["permission", "allow"], env).status == 0)
+        _ = try sandbox.notif(["set", "tips-and-updates", "on"], env)
+        let planned = try sandbox.notif(["status"], env)
+        #expect(planned.stderr.contains("embedded: `notif daemon` is not running"), "\(planned)")
+    }
+}
+
 @Suite struct SettingsFileTests {
     @Test(arguments: [
         ("", "the file is empty"),

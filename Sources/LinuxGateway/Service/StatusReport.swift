@@ -72,7 +72,8 @@ extension ReminderService {
         let placed = placement()
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
         let planned = LocalReminders.plan(preferences, reminders: reminders)
-        var warnings = choice.warnings
+        // Scheduler warnings matter only when something should fire (as apply and set say them).
+        var warnings = planned.isEmpty ? [] : choice.warnings
         var entries: [String: InstalledEntry]?
         var unreadable = false
         // The entries stay where the last apply put them until the next apply moves them: read
