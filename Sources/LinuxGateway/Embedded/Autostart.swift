@@ -20,7 +20,7 @@ public enum Autostart {
         Type=Application
         Name=notif reminders
         Comment=Shows notif's daily reminders with its built-in scheduler while you are logged in
-        TryExec=\(escapedValue(program(of: command)))
+        TryExec=\(DesktopExec.stringEscaped(program(of: command)))
         Exec=\(DesktopExec.render(command))
         Terminal=false
         NoDisplay=true
@@ -34,22 +34,6 @@ public enum Autostart {
     static func program(of command: [String]) -> String {
         guard command.first == "/usr/bin/env" else { return command.first ?? "" }
         return command.dropFirst().first { !$0.contains("=") } ?? ""
-    }
-
-    /// A desktop entry string value (`\\`, `\n`, `\t`, `\r` escaped; a leading space as `\s`).
-    static func escapedValue(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case " " where out.isEmpty: out += "\\s"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// Writes the entry (atomically; nothing when it is already exactly so). Returns whether it wrote.

@@ -29,6 +29,7 @@ public enum DesktopExec {
         return result + "\""
     }
 
+    /// A desktop entry string value (`\\`, `\n`, `\t`, `\r` escaped; a leading space as `\s`).
     static func stringEscaped(_ value: String) -> String {
         var result = ""
         for character in value {
@@ -37,6 +38,7 @@ public enum DesktopExec {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
+            case " " where result.isEmpty: result += "\\s"
             default: result.append(character)
             }
         }
