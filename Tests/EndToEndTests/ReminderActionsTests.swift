@@ -62,10 +62,13 @@ import Testing
         defer { deleteUser(user) }
         let sandbox = Sandbox()
         let binary = try NotifBinary.publicCopy(in: sandbox)
-        let manager = try ActionsUserManager(user: user)
+        // The catch-up the service runs shows today's reminder only once 09:00 has passed in the
+        // user's zone: a zone where it is 09:05, for the manager and for the entry, whatever the clock.
+        let tz = ZoneShift.whereItIs(9, 5)
+        let manager = try ActionsUserManager(user: user, tz: tz)
         let service = try FakeNotificationService(config: ["invoke": "turn-off", "invoke_after": 2], user: user, bus: manager.busAddress)
         #expect(try manager.run([binary, "permission", "grant"]).status == 0)
-        let set = try manager.run([binary, "set", "tips-and-updates", "on"])
+        let set = try manager.run([binary, "set", "tips-and-updates", "on"], ["TZ": tz])
         #expect(set.status == 0 && set.stdout.contains("with systemd"), "\(set)")
         // What the timer starts at 09:00 (started by hand: today's 09:00 is what a catch-up shows).
         let units = user.home + "/.config/systemd/user"
