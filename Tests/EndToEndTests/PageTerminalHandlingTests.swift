@@ -11,15 +11,20 @@ import Testing
         return env
     }
 
-    @Test(arguments: ["TSTP", "C-z"])
-    func suspendGivesTheTerminalBackAndFgRepaints(how: String) throws {
-        let sandbox = Sandbox()
+    /// The page started from an interactive shell with job control, as people run notif.
+    private func pageInAShell(_ sandbox: Sandbox) throws -> TmuxPane {
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
-        // An interactive shell with job control, as people run notif from.
         let pane = try TmuxPane("env -i PS1='shell> ' TERM=tmux-256color PATH=/usr/bin:/bin HOME=\(shellQuote(sandbox.path)) bash --norc --noprofile -i")
         try pane.waitFor("shell>")
         try pane.send(keys: [notifCommand(env: env(sandbox)), "Enter"])
         try pane.waitFor("Scheduler: embedded")
+        return pane
+    }
+
+    @Test(arguments: ["TSTP", "C-z"])
+    func suspendGivesTheTerminalBackAndFgRepaints(how: String) throws {
+        let sandbox = Sandbox()
+        let pane = try pageInAShell(sandbox)
         try pane.send("Down")
         try pane.waitFor("› [ ] Tips & Updates")
         if how == "TSTP" { kill(try pane.pid(of: "notif"), SIGTSTP) } else { try pane.send("C-z") }
@@ -48,11 +53,7 @@ import Testing
 
     @Test func aCrashAfterFgStillGivesTheTerminalBack() throws {
         let sandbox = Sandbox()
-        try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)
-        let pane = try TmuxPane("env -i PS1='shell> ' TERM=tmux-256color PATH=/usr/bin:/bin HOME=\(shellQuote(sandbox.path)) bash --norc --noprofile -i")
-        try pane.waitFor("shell>")
-        try pane.send(keys: [notifCommand(env: env(sandbox)), "Enter"])
-        try pane.waitFor("Scheduler: embedded")
+        let pane = try pageInAShell(sandbox)
         try pane.send("C-z")
         try pane.waitFor("Stopped")
         try pane.send(keys: ["fg", "Enter"])
