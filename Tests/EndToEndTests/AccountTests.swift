@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Account projects against a real HTTP server on loopback that records every request.
 @Suite struct AccountTests {

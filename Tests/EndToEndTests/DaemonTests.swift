@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `notif daemon` process: one per user, stops cleanly on SIGTERM and SIGINT.
 @Suite struct DaemonProcessTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A scheduled entry never names a program that is gone. The binary is removed while notif
 /// runs: /proc/self/exe then reads "PATH (deleted)", and an entry naming that never runs.

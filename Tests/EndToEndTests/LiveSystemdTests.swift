@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The shipped release binary with a live systemd user manager (`LiveUserManager`), as a desktop
 /// user gets it: notif picks systemd by itself, the timer fires at 09:00 local (reached with

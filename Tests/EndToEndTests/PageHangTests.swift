@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The page while the programs it runs hang: a `crontab` (a slow NFS home, a locked spool) and a
 /// `notify-send` that never answer. Keys still move and repaint; q, Esc, Ctrl-C, SIGTERM and

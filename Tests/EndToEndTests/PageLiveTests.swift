@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What other processes change shows on the page at once (inotify, no timers): `notif set`,
 /// another page, a hand edit of settings.json, a delivery; and an idle page uses no CPU.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The settings page, the real binary in a real terminal.
 @Suite struct PageTerminalTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The system zone falls back while the user's 09:00 is in the repeated hour (the trial's case:
 /// a Berlin machine, a user in Shanghai, the last Sunday of October). Debian's cron runs no

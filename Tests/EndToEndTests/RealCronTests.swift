@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// notif against the real `crontab` of throwaway users.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users"))

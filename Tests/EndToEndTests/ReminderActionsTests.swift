@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The reminder's buttons, end to end: `notif deliver` shows Tips & Updates with "Turn off" and
 /// "Settings" through a detached waiter and exits at once; a notification service (a stand-in

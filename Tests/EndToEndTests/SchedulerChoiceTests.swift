@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The scheduler is a saved choice, `--scheduler` a one-off, and an entry notif cannot remove
 /// is never reported as gone: the built binary against throwaway users' real crontabs, the real

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// "Moved the reminder" is said only when an entry really left one scheduler for another in
 /// that run: the fresh-account trial's two cases (no crontab, then `--scheduler embedded`; Push

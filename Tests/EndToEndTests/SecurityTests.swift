@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Attacks by another local user and by privileged runs, against the real binary with throwaway
 /// users (README, Security). Each reproduces an attack that worked on an earlier build.

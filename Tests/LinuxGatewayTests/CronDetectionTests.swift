@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LinuxGateway
 
 /// root's cron daemons as `ps` sees them (an independent look, not the code under test).
@@ -46,15 +47,6 @@ struct CronDetectionOwnerTests {
                   let ids = SchedulerProbe.uids(status: status) else { return false }
             return ids.real == uid
         }
-    }
-
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
     }
 
     /// Stops the processes this test started, by pid, and waits for them to go.

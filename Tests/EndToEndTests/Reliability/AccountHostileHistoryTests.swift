@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `notif daemon` against a server whose history is hostile: many items, empty titles, markup,
 /// escape sequences in ids, while the notification service fails or records what it is given.

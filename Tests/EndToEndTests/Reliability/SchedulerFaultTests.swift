@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `status` text rows.
 func row(_ label: String, in output: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The stand-in Account server (Tests/Fixtures/account_server.py) on a loopback port,
 /// recording every request it receives.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A live systemd user manager for the reminder-action tests (a second, simpler harness beside
 /// LiveUserManager; see LiveSystemdTests for that one). A live systemd user manager for a throwaway user, as RECIPES.md shows: in a private mount

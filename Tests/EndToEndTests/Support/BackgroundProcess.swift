@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LinuxGateway
 
 /// A program left running in the background (a systemd user manager, a cron daemon), started

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A `notif daemon` started in the background (directly or through runuser/faketime), its
 /// output collected in a file. Whatever happens, it is killed and reaped when released.

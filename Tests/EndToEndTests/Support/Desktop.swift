@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A headless X display (Xvfb) any user may connect to, for dunst.
 final class VirtualDisplay {

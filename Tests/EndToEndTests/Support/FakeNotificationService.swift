@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The stand-in notification service (Tests/Fixtures/notification_server.py) on a private
 /// session bus of its own (`dbus-run-session`), as root or as a throwaway user: it presses a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A UNIX socket a process of `user` listens on, in a runtime directory of theirs: what notif
 /// sees of a running systemd user manager (`XDG_RUNTIME_DIR/systemd/private`).

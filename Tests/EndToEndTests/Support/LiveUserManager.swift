@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A live systemd user manager (`systemd --user`) for a throwaway user, as a desktop login
 /// starts one, on a machine whose PID 1 is not systemd. It runs in a private mount namespace

@@ -20,16 +20,6 @@ func run(_ argv: [String], environment: [String: String], input: String? = nil, 
                      stderr: String(decoding: result.stderr, as: UTF8.self))
 }
 
-/// Polls `condition` every 20 ms until it holds or `seconds` pass.
-func waitUntil(_ seconds: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    repeat {
-        if try condition() { return true }
-        usleep(20_000)
-    } while Date() < deadline
-    return try condition()
-}
-
 /// Polls `condition` every 100 ms until it holds or `seconds` pass, without holding a thread
 /// while it waits: a test that waits a minute for 09:00 leaves the test runner's few threads
 /// (one per core) to the other tests.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The real binary in a real terminal: a private tmux server (own socket dir and config) with
 /// one pane running a command, driven with send-keys and read with capture-pane.
