@@ -24,8 +24,10 @@ import SharedLogic
         // Entries a one-off --scheduler put on cron while systemd is the saved choice.
         #expect(script { $0.scheduler = .systemd }.screen.contains(" Scheduler: cron (kept; chosen: systemd; s changes)"))
         var overridden = script()
-        overridden.state.status.overridden = true
+        overridden.state.status.overriddenBy = "--scheduler"
         #expect(overridden.screen.contains(" Scheduler: cron (--scheduler; s changes)"))
+        overridden.state.status.overriddenBy = "NOTIF_SCHEDULER"
+        #expect(overridden.screen.contains(" Scheduler: cron (NOTIF_SCHEDULER; s changes)"))
         // Narrow terminals drop the key, then the note, before the permission is cut.
         var narrow = script()
         narrow.send(.resize(TerminalSize(width: 52, height: 16)))
@@ -185,7 +187,7 @@ import SharedLogic
     @Test func anOverrideIsToldAsSuch() {
         var status = Self.cronHolds
         status.facts.scheduler = .embedded
-        status.overridden = true
+        status.overriddenBy = "NOTIF_SCHEDULER"
         status.options[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
         var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
         s.press(.char("s"))
@@ -193,8 +195,8 @@ import SharedLogic
         #expect(screen.contains("› ● auto      notif picks "), "\(screen)")
         #expect(screen.contains("embedded  not usable, in use for this run"), "\(screen)")
         #expect(screen.contains("cron      usable, not running yet  "), "\(screen)")
-        #expect(screen.contains("│ This run uses embedded: --scheduler (or NOTIF_SCHEDULER)"), "\(screen)")
-        #expect(screen.contains("│ chose it for this run only; nothing is saved. notif picks a"), "\(screen)")
+        #expect(screen.contains("│ This run uses embedded: NOTIF_SCHEDULER chose it for this    │"), "\(screen)")
+        #expect(screen.contains("│ run only; nothing is saved. notif picks a scheduler and      │"), "\(screen)")
     }
 
     /// Choosing under an override saves the choice and says that it takes effect on a run
@@ -203,12 +205,12 @@ import SharedLogic
     func aChoiceUnderAnOverrideSaysWhenItTakesEffect(_ choice: SchedulerPreference) {
         var status = Self.cronHolds
         status.facts.scheduler = .embedded
-        status.overridden = true
+        status.overriddenBy = "--scheduler"
         var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
         s.press(.char("s"))
         s.state.dialog = .schedulerList(selected: choice)
         s.press(.enter)
-        #expect(s.state.notice?.text == "Scheduler choice \(choice.rawValue) saved. This run uses embedded (--scheduler or NOTIF_SCHEDULER), so the choice takes effect the next time notif runs without it.",
+        #expect(s.state.notice?.text == "Scheduler choice \(choice.rawValue) saved. This run uses embedded (--scheduler), so the choice takes effect the next time notif runs without it.",
                 "\(String(describing: s.state.notice))")
         #expect(s.screen.contains("Scheduler choice \(choice.rawValue) saved."), "\(s.screen)")
     }

@@ -84,7 +84,7 @@ struct PageEffects: Sendable {
         guard let report = try? service.status() else { return nil }
         return SchedulerStatus(facts: report.reminders.facts, unreadable: report.reminders.unreadable,
                                warnings: report.warnings, nextFire: service.nextFire(), zone: context.zone,
-                               options: options(report.schedulers), overridden: report.choice.forced)
+                               options: options(report.schedulers), overriddenBy: report.choice.forced ? context.forcedSchedulerSource : nil)
     }
 
     /// The chooser's lines: what auto would use now, then each scheduler's usability here.
@@ -113,7 +113,7 @@ struct PageEffects: Sendable {
         let facts = SchedulerFacts(scheduler: outcome.choice.kind, entries: entries,
                                    schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) })
         return SchedulerStatus(facts: facts, warnings: outcome.choice.warnings, nextFire: service.nextFire(), zone: context.zone,
-                               options: options(), overridden: outcome.choice.forced, moved: Presenter.changeLine(outcome))
+                               options: options(), overriddenBy: outcome.choice.forced ? context.forcedSchedulerSource : nil, moved: Presenter.changeLine(outcome))
     }
 
     /// Failures worth the error line (a missing scheduler already shows as a warning): an entry

@@ -152,8 +152,8 @@ extension AppState {
         if choice != preferences.scheduler || elsewhere { change(.scheduler(choice), effects: &effects) }
         // This run's scheduler was given with --scheduler or NOTIF_SCHEDULER: the choice is
         // saved, and nothing moves until notif runs without it.
-        if status.overridden, let used = status.scheduler {
-            notice = Notice("Scheduler choice \(choice.rawValue) saved. This run uses \(used.rawValue) (--scheduler or NOTIF_SCHEDULER), so the choice takes effect the next time notif runs without it.")
+        if let by = status.overriddenBy, let used = status.scheduler {
+            notice = Notice("Scheduler choice \(choice.rawValue) saved. This run uses \(used.rawValue) (\(by)), so the choice takes effect the next time notif runs without it.")
         }
     }
 

@@ -35,13 +35,16 @@ public struct SchedulerStatus: Equatable, Sendable {
     public var checked: Bool
     /// What each choice in the chooser means on this machine, in `SchedulerPreference` order.
     public var options: [SchedulerOption]
-    /// `--scheduler` picked the scheduler for this run.
-    public var overridden: Bool
+    /// How an override picked the scheduler for this run, as it was given (`--scheduler` or
+    /// `NOTIF_SCHEDULER`); nil when nothing overrides the saved choice.
+    public var overriddenBy: String?
+    /// An override picked the scheduler for this run.
+    public var overridden: Bool { overriddenBy != nil }
     /// Said once when the entries just moved to another scheduler (`Moved the reminder from …`).
     public var moved: String?
 
     public init(facts: SchedulerFacts, unreadable: Bool = false, warnings: [String] = [], nextFire: [String: Instant] = [:],
-                zone: ZoneRules = .utc, checked: Bool = true, options: [SchedulerOption] = [], overridden: Bool = false,
+                zone: ZoneRules = .utc, checked: Bool = true, options: [SchedulerOption] = [], overriddenBy: String? = nil,
                 moved: String? = nil) {
         self.facts = facts
         self.unreadable = unreadable
@@ -50,7 +53,7 @@ public struct SchedulerStatus: Equatable, Sendable {
         self.zone = zone
         self.checked = checked
         self.options = options
-        self.overridden = overridden
+        self.overriddenBy = overriddenBy
         self.moved = moved
     }
 
@@ -58,13 +61,13 @@ public struct SchedulerStatus: Equatable, Sendable {
     /// that can fire; `nextFire` times are wall-clock times in UTC.
     public init(scheduler: SchedulerKind? = nil, installed: Set<String>? = nil, warnings: [String] = [],
                 nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerOption] = [],
-                overridden: Bool = false, moved: String? = nil) {
+                overriddenBy: String? = nil, moved: String? = nil) {
         let entries = installed.map { ids in
             Dictionary(uniqueKeysWithValues: ids.map { ($0, InstalledEntry(id: $0, current: true)) })
         }
         self.init(facts: SchedulerFacts(scheduler: scheduler, entries: entries), warnings: warnings,
                   nextFire: nextFire.mapValues { ZoneRules.utc.resolve($0) }, zone: .utc, checked: checked, options: options,
-                  overridden: overridden, moved: moved)
+                  overriddenBy: overriddenBy, moved: moved)
     }
 
     /// The scheduler in use; nil when none can be used (or not looked at yet).

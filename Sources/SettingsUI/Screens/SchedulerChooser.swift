@@ -11,8 +11,8 @@ enum SchedulerChooser {
         let saved = state.preferences.scheduler
         var note: String?
         if status.checked {
-            if status.overridden {
-                note = "--scheduler"
+            if let overriddenBy = status.overriddenBy {
+                note = overriddenBy
             } else if saved == .auto {
                 note = "auto"
             } else if saved.rawValue == status.scheduler?.rawValue {
@@ -57,7 +57,7 @@ enum SchedulerChooser {
         let choices = SchedulerPreference.allCases
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
-        let overridden = state.status.overridden ? state.status.scheduler?.rawValue : nil
+        let overridden = state.status.overriddenBy.flatMap { by in state.status.scheduler.map { ($0.rawValue, by) } }
         let reasonRows = overridden == nil ? 3 : 5
         let height = choices.count + reasonRows + 5
         let top = max(1, (canvas.height - height) / 2)
@@ -77,8 +77,8 @@ enum SchedulerChooser {
         // The highlighted choice in full: why it can or cannot be used; first, with --scheduler,
         // that this run's scheduler was not chosen here.
         var reason = option(selected, in: state.status)?.reason ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
-        if let overridden {
-            reason = "This run uses \(overridden): --scheduler (or NOTIF_SCHEDULER) chose it for this run only; nothing is saved. " + reason
+        if let (used, by) = overridden {
+            reason = "This run uses \(used): \(by) chose it for this run only; nothing is saved. " + reason
         }
         Chrome.paragraph(reason, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
                          maxRows: reasonRows, on: &canvas)
