@@ -176,6 +176,15 @@ import SharedLogic
         small.press(.char("?"), .down, .down, .down)
         #expect(small.state.helpScroll == 3)
         #expect(small.canvas.text != Script(preferences: .with { _ in }).canvas.text)
+        // Help that does not fit says where the view is and that there is more.
+        #expect(!text.contains("more below") && !text.contains("more above"), "the help fits at 80x60")
+        var top = Script(preferences: .with { _ in })
+        top.press(.char("?"))
+        let total = HelpScreen.layout(width: 78, unicode: true).count
+        #expect(top.screen.contains("lines 1–20 of \(total), ↓ more below"), "\(top.screen)")
+        #expect(small.screen.contains("lines 4–23 of \(total), ↑↓ more above and below"), "\(small.screen)")
+        for _ in 0..<total { top.press(.down) }
+        #expect(top.screen.contains("lines \(total - 19)–\(total) of \(total), ↑ more above"), "\(top.screen)")
     }
 
     @Test func historyScreenLoadsAndListsNewestFirst() {

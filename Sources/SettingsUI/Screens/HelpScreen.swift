@@ -10,7 +10,22 @@ enum HelpScreen {
         for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
             canvas.put(" " + line.text, row: 2 + i, column: 0, role: line.heading ? .title : .normal)
         }
+        if let whole = moreLine(start: start, visible: visible, total: lines.count, unicode: state.unicode) {
+            let more = TextWidth.truncate(whole, to: canvas.width - 2, unicode: state.unicode)
+            canvas.put(more, row: canvas.height - 2, column: max(0, canvas.width - 1 - TextWidth.of(more)), role: .dim)
+        }
         Chrome.keyBar(state, context: .screen, on: &canvas)
+    }
+
+    /// Which lines show and that there are more above or below (`lines 1-20 of 48, more below`);
+    /// nil when the help fits.
+    static func moreLine(start: Int, visible: Int, total: Int, unicode: Bool) -> String? {
+        guard total > visible, visible > 0 else { return nil }
+        let end = min(total, start + visible)
+        let dash = unicode ? "–" : "-"
+        let (up, down) = unicode ? ("↑", "↓") : ("Up", "Down")
+        let more = start == 0 ? "\(down) more below" : end == total ? "\(up) more above" : "\(up)\(down) more above and below"
+        return "lines \(start + 1)\(dash)\(end) of \(total), \(more)"
     }
 
     /// The help as screen lines of at most `width` columns: key names in a column, what they do
