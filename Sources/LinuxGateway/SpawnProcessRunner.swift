@@ -72,7 +72,15 @@ public struct SpawnProcessRunner: ProcessRunner {
         let cEnv = Self.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        var rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        // "Text file busy": the program is open for writing at this instant (being installed, or
+        // held by another process between its fork and exec). That passes; try again for about 1 s.
+        var wait: useconds_t = 5_000
+        for _ in 0..<8 where rc == ETXTBSY {
+            usleep(wait)
+            wait *= 2
+            rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        }
         return (rc, pid)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SharedLogic
 import Storage
 import Testing
+import TestSupport
 @testable import LinuxGateway
 
 /// `status` never gives a time for an entry that cannot fire: its program was removed, its
@@ -17,7 +18,7 @@ import Testing
         let dir = fixture.scratch.path + "/bin dir"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = dir + "/" + name
-        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        try writeProgram("#!/bin/sh\n", to: path)
         return path
     }
 

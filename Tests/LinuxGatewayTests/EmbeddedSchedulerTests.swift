@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import SharedLogic
 import Storage
 @testable import LinuxGateway
@@ -80,9 +81,7 @@ import Storage
     static func recordingProgram(at path: String, out: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let script = "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done > '\(out)'\n"
-        guard FileManager.default.createFile(atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]) else {
-            throw TestFailure("cannot create \(path)")
-        }
+        try writeProgram(script, to: path)
     }
 
     @Test func execQuotingByTheSpecification() {

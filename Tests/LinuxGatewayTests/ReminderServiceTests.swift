@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import SharedLogic
 import Storage
 @testable import LinuxGateway
@@ -318,7 +319,7 @@ struct ServiceFixture {
     @Test func aReplacedProgramIsRunFromItsPath() throws {
         var fixture = ServiceFixture()
         let path = fixture.scratch.path + "/notif"
-        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        try writeProgram("#!/bin/sh\n", to: path)
         fixture.executable = FileIO.executablePath(fromLink: path + " (deleted)")
         try tipsOn(fixture)
         let outcome = try fixture.service.apply()

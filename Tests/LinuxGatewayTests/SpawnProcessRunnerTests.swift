@@ -13,6 +13,21 @@ import Testing
         #expect(!result.succeeded)
     }
 
+    /// A program still open for writing somewhere ("Text file busy": being installed, or held by
+    /// another thread's child between fork and exec) starts once the writer lets go.
+    @Test func aProgramBusyForAMomentStillStarts() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/notif-busy-" + UUID().uuidString.prefix(8)
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
+        #expect(fd >= 0)
+        let script = Array("#!/bin/sh\necho started\n".utf8)
+        #expect(write(fd, script, script.count) == script.count)
+        let writer = Thread { usleep(100_000); close(fd) }
+        writer.start()
+        let result = try runner.run([path])
+        #expect(result.stdoutText == "started\n" && result.exitStatus == 0, "\(result.stderrText)")
+    }
+
     @Test func feedsStdinLargerThanAPipeBuffer() throws {
         let input = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
         let result = try runner.run(["wc", "-c"], input: input)

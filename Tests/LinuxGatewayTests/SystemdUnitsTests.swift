@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import SharedLogic
 @testable import LinuxGateway
 
@@ -38,9 +39,7 @@ import SharedLogic
     /// An executable at `path` (its directory made), standing in for notif.
     static func program(at path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\nexit 0\n".utf8), attributes: [.posixPermissions: 0o755]) else {
-            throw TestFailure("cannot create \(path)")
-        }
+        try writeProgram("#!/bin/sh\nexit 0\n", to: path)
     }
 
     func entry(program: String, xdg: String? = nil) -> ScheduledEntry {

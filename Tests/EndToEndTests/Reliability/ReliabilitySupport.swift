@@ -35,8 +35,7 @@ struct FakeTools {
     /// A `/bin/sh` script named `name`.
     func add(_ name: String, _ script: String) throws {
         let path = directory + "/" + name
-        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try writeProgram("#!/bin/sh\n" + script + "\n", to: path)
     }
 
     func remove(_ name: String) {
