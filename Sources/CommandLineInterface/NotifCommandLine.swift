@@ -74,7 +74,9 @@ public enum NotifCommandLine {
                         use), schedulerChoice (the saved choice), planned, installed, inSync, nextReminder \
                         (ISO 8601 with offset, or null) and lastDelivery, plus schedulerForced, \
                         schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the \
-                        Fires: words), cannotFire (entries that are there but cannot fire: reason and \
+                        Fires: words), firingSchedule (the same as facts: the scheduler, its times and \
+                        zone, the reminder's time in your zone), cannotFire (entries that are there but \
+                        cannot fire: reason and \
                         message), nextReminderNone, warnings, and account (server and registration) in \
                         Account projects
                         """),

@@ -136,6 +136,9 @@ struct ServiceFixture {
         let status = try fixture.service.status()
         #expect(status.inSync, "\(status.outOfSync)")
         #expect(status.firing["tips-and-updates"] == "cron at 11:30 and 12:30 system time (Etc/UTC); the run that is 09:00 in America/St_Johns shows it")
+        let typed = fixture.service.json(status)["firingSchedule"]?["tips-and-updates"]
+        #expect(typed?["times"] == .array([.string("11:30"), .string("12:30")]) && typed?["zone"] == .string("Etc/UTC"), "\(String(describing: typed))")
+        #expect(typed?["wanted"]?["zone"] == .string("America/St_Johns") && typed?["matchesWanted"] == .bool(true))
         // Seen without TZ, the entry is another zone's: status says it does not match.
         fixture.environment = [:]
         fixture.zone = systemZone("Etc/UTC")

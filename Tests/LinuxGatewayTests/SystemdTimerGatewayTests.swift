@@ -239,4 +239,22 @@ import Storage
         #expect(try FileManager.default.contentsOfDirectory(atPath: unitDir).filter { $0.hasPrefix("notif-") && !$0.contains(otherOwner.tag) }.isEmpty)
         #expect(exists(unitDir + "/notif-tips-and-updates-\(otherOwner.tag).timer"), "the other configuration's stay")
     }
+
+    /// What `status` reads back from a timer: its calendars (with or without a zone), the zone
+    /// the calendars without one count in, the reminder's time in the user's zone, and whether
+    /// the units are an earlier notif's.
+    @Test func theFiringIsReadFromTheTimersCalendars() throws {
+        let systemd = SystemdTimerGateway(runner: runner, paths: scratch.paths, owner: testOwner, systemZone: { systemZone("Europe/Berlin") },
+                                          managerRunning: { false })
+        let named = try #require(systemd.firing("[Unit]\n[Timer]\nOnCalendar=*-*-* 09:00:00 Asia/Kolkata\nPersistent=true\n",
+                                                userZone: systemZone("Asia/Kolkata"), time: DailyTime(hour: 9, minute: 0)))
+        #expect(named == EntryFiring(.systemd(calendars: [SystemdCalendar(calendar: "*-*-* 09:00:00", zone: "Asia/Kolkata")], managerZone: "Europe/Berlin"),
+                                     wanted: WantedTime(time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")))
+        let two = try #require(systemd.firing(SystemdTimerGateway.untaggedNote + "[Timer]\nOnCalendar=*-*-* 07:00:00\nOnCalendar=*-*-* 08:00:00\n",
+                                              userZone: systemZone("Etc/UTC"), time: DailyTime(hour: 9, minute: 0)))
+        #expect(two == EntryFiring(.systemd(calendars: [SystemdCalendar(calendar: "*-*-* 07:00:00"), SystemdCalendar(calendar: "*-*-* 08:00:00")],
+                                            managerZone: "Europe/Berlin"),
+                                   wanted: WantedTime(time: DailyTime(hour: 9, minute: 0), zone: "Etc/UTC"), earlierNotif: true))
+        #expect(systemd.firing("[Timer]\nPersistent=true\n", userZone: .utc) == nil, "no calendar, no firing")
+    }
 }

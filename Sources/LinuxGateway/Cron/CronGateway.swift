@@ -82,8 +82,8 @@ public struct CronGateway: LocalNotificationGateway {
         return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone))
     }
 
-    /// `cron: 03:30 system time (Etc/UTC), 09:00 in Asia/Kolkata`, from the installed lines.
-    func firing(_ installed: String, userZone: ZoneRules) -> String? {
+    /// The installed lines' system-zone times, compared with the reminder's time in `userZone`.
+    func firing(_ installed: String, userZone: ZoneRules) -> EntryFiring? {
         let lines = installed.split(separator: "\n")
         let times = lines.compactMap { line -> DailyTime? in
             let fields = line.split(separator: " ", maxSplits: 2)
@@ -93,25 +93,16 @@ public struct CronGateway: LocalNotificationGateway {
         }.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
         guard !times.isEmpty else { return nil }
         let system = systemZone()
-        var text = "cron at \(SchedulerTimes.list(times)) system time (\(system.name))"
         let id = lines.first { $0.hasPrefix(CrontabBlock.entryPrefix) }.map { String($0.dropFirst(CrontabBlock.entryPrefix.count)) }
-        guard let reminder = id.flatMap(LocalReminders.reminder(id:)) else { return text }
+        guard let reminder = id.flatMap(LocalReminders.reminder(id:)) else {
+            return EntryFiring(.cron(times: times, systemZone: system.name, matchesWanted: false, hourlyOnFallBack: false))
+        }
         let wanted = userZone == system ? [reminder.time]
             : SchedulerTimes.times(of: reminder.time, in: userZone, seenFrom: system, from: clock.now())
-        if installed.hasPrefix(CrontabBlock.untaggedNote) {
-            text += "; an entry of an earlier notif, which `notif apply` replaces"
-        } else if times != wanted {
-            text += ", not \(reminder.time) in \(userZone.name) (`notif apply` fixes it)"
-        } else if times.count == 1 {
-            text += (times == [reminder.time] && userZone.name == system.name ? "" : ", \(reminder.time) in \(userZone.name)")
-        } else {
-            text += "; the run that is \(reminder.time) in \(userZone.name) shows it"
-        }
-        let repeated = lines.filter { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }.count
-        if repeated > 0 {
-            text += "; also hourly on the days the system clock falls back through that time (cron skips fixed times in a repeated hour)"
-        }
-        return text
+        let hourly = lines.contains { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }
+        return EntryFiring(.cron(times: times, systemZone: system.name, matchesWanted: times == wanted, hourlyOnFallBack: hourly),
+                           wanted: WantedTime(time: reminder.time, zone: userZone.name),
+                           earlierNotif: installed.hasPrefix(CrontabBlock.untaggedNote))
     }
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {

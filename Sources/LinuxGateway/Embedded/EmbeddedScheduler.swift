@@ -44,16 +44,16 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable, weekday: weekday).text
     }
 
-    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed file.
+    /// The installed file's time, weekday and zone.
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
         InstalledEntry(id: id, current: false, firing: firing(text))
     }
 
-    /// `notif daemon at 09:00 in Asia/Kolkata`, from the installed entry.
-    func firing(_ installed: String) -> String? {
+    /// The time, weekday and zone the installed entry keeps.
+    func firing(_ installed: String) -> EntryFiring? {
         guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
-        return "notif daemon \(entry.weekday.map { "on \($0.name)s " } ?? "")at \(entry.time) " + (entry.zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
-            + (installed.hasPrefix(Self.untaggedNote) ? "; an entry of an earlier notif, which `notif apply` replaces" : "")
+        return EntryFiring(.embedded(time: entry.time, weekday: entry.weekday, zone: entry.zone),
+                           earlierNotif: installed.hasPrefix(Self.untaggedNote))
     }
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {

@@ -30,8 +30,8 @@ public struct StatusReport: Sendable {
         for (id, entry) in reminders.installed ?? [:] {
             if let why = reminders.cannotFire[id] {
                 result[id] = "cannot fire: " + StatusWords.cannotFire(why)
-            } else if let words = entry.firing {
-                result[id] = words
+            } else if let firing = entry.firing {
+                result[id] = FiringWords.text(firing)
             }
         }
         return result
@@ -194,6 +194,8 @@ extension ReminderService {
             JSONMember("outOfSync", .array(report.outOfSync.map { .string($0) })),
             JSONMember("firing", .object(report.firing.keys.sorted().filter { report.reminders.cannotFire[$0] == nil }
                 .map { JSONMember($0, .string(report.firing[$0]!)) })),
+            JSONMember("firingSchedule", .object((report.reminders.installed ?? [:]).sorted { $0.key < $1.key }
+                .compactMap { id, entry in entry.firing.map { JSONMember(id, $0.json) } })),
             JSONMember("cannotFire", .object(report.reminders.cannotFire.keys.sorted().map { id in
                 JSONMember(id, .object([
                     JSONMember("reason", .string(StatusWords.code(report.reminders.cannotFire[id]!))),

@@ -96,19 +96,13 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
                               firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
     }
 
-    /// `systemd timer at *-*-* 09:00:00 Asia/Kolkata`, from the installed timer.
-    func firing(_ installed: String, userZone: ZoneRules, time: DailyTime? = nil) -> String? {
-        let calendars = SystemdUnits.calendars(inTimer: installed)
+    /// The installed timer's calendars, and the reminder's time in `userZone`.
+    func firing(_ installed: String, userZone: ZoneRules, time: DailyTime? = nil) -> EntryFiring? {
+        let calendars = SystemdUnits.calendars(inTimer: installed).map(SystemdCalendar.init(parsing:))
         guard !calendars.isEmpty else { return nil }
-        var text = "systemd timer at " + calendars.joined(separator: " and ")
-        // A calendar that names its zone ends in the zone, not in the time.
-        let namesZone = calendars.contains { !($0.split(separator: " ").last?.contains(":") ?? true) }
-        if calendars.count > 1 || !namesZone {
-            text += " (the user manager's zone, \(systemZone().name))"
-        }
-        if calendars.count > 1 { text += "; the first run at or after \(time ?? DailyTime(hour: 9, minute: 0)) in \(userZone.name) shows it" }
-        if installed.hasPrefix(Self.untaggedNote) { text += "; units of an earlier notif, which `notif apply` replaces" }
-        return text
+        return EntryFiring(.systemd(calendars: calendars, managerZone: systemZone().name),
+                           wanted: time.map { WantedTime(time: $0, zone: userZone.name) },
+                           earlierNotif: installed.hasPrefix(Self.untaggedNote))
     }
 
     // MARK: Changing

@@ -93,12 +93,28 @@ final class PageSession {
     }
 
     func lane(for effect: Effect) -> Lane {
+        switch Self.laneKind(for: effect) {
+        case .saves: return saves
+        case .scheduler: return scheduler
+        case .tests: return tests
+        case .checks: return checks
+        case .server: return server
+        }
+    }
+
+    /// The worker lanes, by what they carry.
+    enum LaneKind: Equatable {
+        case saves, scheduler, tests, checks, server
+    }
+
+    /// Which lane carries `effect`: work of one kind runs in order, and waits only for its own kind.
+    static func laneKind(for effect: Effect) -> LaneKind {
         switch effect {
-        case .commit, .reloadPreferences: return saves
-        case .apply, .refreshStatus: return scheduler
-        case .sendTest: return tests
-        case .checkSchedulers: return checks
-        case .loadHistory, .registerDevice, .suspend, .quit: return server
+        case .commit, .reloadPreferences: return .saves
+        case .apply, .refreshStatus: return .scheduler
+        case .sendTest: return .tests
+        case .checkSchedulers: return .checks
+        case .loadHistory, .registerDevice, .suspend, .quit: return .server
         }
     }
 

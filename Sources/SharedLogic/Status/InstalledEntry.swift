@@ -12,11 +12,11 @@ public struct InstalledEntry: Equatable, Sendable {
     public var program: String?
     /// `program` exists and is executable now (true when there is none to check).
     public var programRunnable: Bool
-    /// When its scheduler runs it, as the scheduler counts time (`cron at 03:30 system time …`); nil when unknown.
-    public var firing: String?
+    /// When its scheduler runs it, as the scheduler counts time (`FiringWords` says it); nil when unknown.
+    public var firing: EntryFiring?
 
     public init(id: String, current: Bool, enabled: Bool = true, program: String? = nil, programRunnable: Bool = true,
-                firing: String? = nil) {
+                firing: EntryFiring? = nil) {
         self.id = id
         self.current = current
         self.enabled = enabled

@@ -1,0 +1,38 @@
+import CursesTerminal
+@testable import NotifApp
+import SettingsUI
+import Storage
+import Testing
+
+/// Which changed files the page reacts to: settings written elsewhere, an apply finished, a
+/// delivery; never the page's own reads.
+@Suite struct OutsideChangesTests {
+    let paths = NotifPaths(home: "/h", configHome: "/h/.config", stateHome: "/h/.local/state")
+    var settings: String { paths.configDirectory + "/settings.json" }
+
+    func classify(_ changes: [(String, String, Bool)]) -> [OutsideChange] {
+        OutsideChanges.classify(changes.map { FileChange(directory: $0.0, name: $0.1, written: $0.2) }, paths: paths, settingsPath: settings)
+    }
+
+    @Test func eachFileMeansItsChange() {
+        #expect(classify([(paths.configDirectory, "settings.json", true)]) == [.settings])
+        #expect(classify([(paths.stateDirectory, "deliveries.jsonl", true)]) == [.deliveries])
+        #expect(classify([(paths.stateDirectory, "delivered.json", true)]) == [.deliveries])
+        // Every apply holds the lock; its release, even after only reading, means one finished.
+        #expect(classify([(paths.stateDirectory, "apply.lock", false)]) == [.schedule])
+    }
+
+    @Test func readsAndOtherFilesMeanNothing() {
+        #expect(classify([(paths.configDirectory, "settings.json", false)]).isEmpty)
+        #expect(classify([(paths.stateDirectory, "deliveries.jsonl", false)]).isEmpty)
+        #expect(classify([(paths.configDirectory, "settings.json.tmp", true), (paths.stateDirectory, "session.env", true)]).isEmpty)
+        // A settings.json in the state directory is not the settings.
+        #expect(classify([(paths.stateDirectory, "settings.json", true)]).isEmpty)
+    }
+
+    @Test func eachChangeComesOnceInTheOrderSeen() {
+        #expect(classify([(paths.stateDirectory, "apply.lock", false), (paths.configDirectory, "settings.json", true),
+                          (paths.stateDirectory, "apply.lock", true), (paths.stateDirectory, "deliveries.jsonl", true)])
+            == [.schedule, .settings, .deliveries])
+    }
+}

@@ -1,0 +1,149 @@
+import AccountClient
+import Foundation
+import LinuxGateway
+@testable import NotifApp
+import SettingsUI
+import SharedLogic
+import Storage
+import Testing
+
+/// The page's effects carried out on real files in a scratch home, with the built-in scheduler
+/// (whose entries are files) and a scripted runner standing in for notify-send: each effect
+/// answers with the action the reducer expects.
+@Suite struct PageEffectsTests {
+    func effects(_ fixture: AppFixture) -> PageEffects {
+        let service = fixture.service
+        return PageEffects(service: service, account: AccountService(reminders: service, transport: CurlTransport(runner: fixture.runner),
+                                                                     appVersion: "test"))
+    }
+    let tips = "tips-and-updates"
+
+    var allowed: NotificationPreferences {
+        var preferences = NotificationPreferences()
+        preferences.tipsAndUpdates = true
+        preferences.permission = .granted
+        return preferences
+    }
+
+    @Test func aCommitSavesTheChangesAndAnswersWithWhatIsSaved() throws {
+        let fixture = AppFixture()
+        let answer = effects(fixture).perform(.commit([.toggle(.tipsAndUpdates, true), .permission(.granted), .sound(.chime)]))
+        var expected = allowed
+        expected.sound = .chime
+        #expect(answer == .saved(expected))
+        #expect(try fixture.context.store.load().preferences == expected, "the file holds it")
+    }
+
+    @Test func aCommitThatCannotBeWrittenAnswersWithTheSavedSettingsAndWhy() throws {
+        let fixture = AppFixture()
+        // The settings directory cannot be made: a file stands where it would be.
+        try "not a directory".write(toFile: fixture.scratch.path + "/config", atomically: true, encoding: .utf8)
+        let changes: [PreferenceChange] = [.toggle(.tipsAndUpdates, true)]
+        guard case .commitFailed(let failed, let preferences, let message)? = effects(fixture).perform(.commit(changes)) else {
+            Issue.record("not a failed commit")
+            return
+        }
+        #expect(failed == changes && preferences == NotificationPreferences())
+        #expect(message.contains(fixture.scratch.path + "/config"), "\(message)")
+    }
+
+    @Test func anApplyInstallsTheEntryAndSaysWhetherItsSchedulerFires() throws {
+        var fixture = AppFixture()
+        try fixture.context.store.update { $0 = allowed }
+        guard case .applied(let status, let problem)? = effects(fixture).perform(.apply(choosing: false)) else {
+            Issue.record("not an apply result")
+            return
+        }
+        #expect(problem == nil)
+        #expect(status.scheduler == .embedded && status.facts.entries?[tips]?.current == true, "\(status.facts)")
+        #expect(status.facts.schedulerCannotFire == .daemonNotRunning, "no notif daemon runs")
+        #expect(status.nextFire[tips] == ISO8601.parse("2026-12-01T09:00:00Z"))
+        #expect(FileManager.default.fileExists(atPath: fixture.scratch.path + "/state/notif/embedded"))
+        // Read back as `status` reads it: the same entry, now with its firing; a running daemon fires it.
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
+        guard case .statusRefreshed(let refreshed?)? = effects(fixture).perform(.refreshStatus) else {
+            Issue.record("no refreshed status")
+            return
+        }
+        #expect(refreshed.facts.entries?[tips]?.firing == EntryFiring(.embedded(time: DailyTime(hour: 9, minute: 0), weekday: nil, zone: nil)))
+        #expect(refreshed.facts.schedulerCannotFire == nil && refreshed.overridden)
+        // Turned off: the next apply removes it.
+        try fixture.context.store.update { $0.tipsAndUpdates = false }
+        guard case .applied(let off, nil)? = effects(fixture).perform(.apply(choosing: false)) else {
+            Issue.record("not a clean apply result")
+            return
+        }
+        #expect(off.facts.entries?.isEmpty == true)
+    }
+
+    @Test func anApplyThatCannotWriteSaysNotScheduledAndWhy() throws {
+        let fixture = AppFixture()
+        try fixture.context.store.update { $0 = allowed }
+        // The built-in schedule's directory cannot be made.
+        try FileManager.default.createDirectory(atPath: fixture.scratch.path + "/state/notif", withIntermediateDirectories: true)
+        try "x".write(toFile: fixture.scratch.path + "/state/notif/embedded", atomically: true, encoding: .utf8)
+        guard case .applied(let status, let problem?)? = effects(fixture).perform(.apply(choosing: false)) else {
+            Issue.record("no problem reported")
+            return
+        }
+        #expect(problem.hasPrefix("Not scheduled: "), "\(problem)")
+        #expect(status.facts.entries?[tips] == nil)
+    }
+
+    @Test func aReloadAnswersWithTheFileAndTellsWhenItWasCorrupt() throws {
+        let fixture = AppFixture()
+        try fixture.context.store.update { $0 = allowed }
+        #expect(effects(fixture).perform(.reloadPreferences) == .preferencesReloaded(allowed, notice: nil))
+        try "{ not json".write(toFile: fixture.context.store.settingsPath, atomically: false, encoding: .utf8)
+        guard case .preferencesReloaded(let preferences, let notice?)? = effects(fixture).perform(.reloadPreferences) else {
+            Issue.record("a corrupt file was not told")
+            return
+        }
+        #expect(preferences == NotificationPreferences())
+        #expect(notice.contains("settings.json.corrupt-"), "\(notice)")
+    }
+
+    @Test func aTestNotificationSaysWhetherItWasShownAndTheHistoryListsIt() throws {
+        var fixture = AppFixture()
+        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/notif-app-test"]
+        fixture.runner = ScriptedRunner { argv in
+            argv.first == "notify-send" ? ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8)) : ProcessResult(exitStatus: 127)
+        }
+        #expect(effects(fixture).perform(.sendTest) == .testFinished(succeeded: false, message: "Test notification not shown: permission is Not decided"))
+        #expect(fixture.runner.argvs.isEmpty, "nothing is shown without permission")
+        try fixture.context.store.update { $0.permission = .granted }
+        let shown = effects(fixture).perform(.sendTest)
+        guard case .testFinished(true, let message)? = shown else {
+            Issue.record("the test notification was not shown: \(String(describing: shown)); ran \(fixture.runner.argvs)")
+            return
+        }
+        #expect(message.hasPrefix("Test notification "), "\(message)")
+        #expect(fixture.runner.argvs.contains { $0.first == "notify-send" })
+        fixture.runner = ScriptedRunner { _ in ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8)) }
+        guard case .testFinished(false, let failure)? = effects(fixture).perform(.sendTest) else {
+            Issue.record("a failed test notification counted as shown")
+            return
+        }
+        #expect(failure.hasPrefix("Test notification not shown: "), "\(failure)")
+        guard case .historyLoaded(.records(let records))? = effects(fixture).perform(.loadHistory) else {
+            Issue.record("no delivery log")
+            return
+        }
+        #expect(records.map(\.kind) == [.test, .test, .test] && records.map(\.outcome).first != .delivered, "newest first: \(records)")
+    }
+
+    @Test func theChooserListsAutoFirstThenEachScheduler() {
+        let fixture = AppFixture()
+        guard case .schedulersChecked(let options)? = effects(fixture).perform(.checkSchedulers) else {
+            Issue.record("no chooser lines")
+            return
+        }
+        #expect(options.map(\.choice) == [.auto] + SchedulerUsability.all(probe: fixture.probe).compactMap { SchedulerPreference(rawValue: $0.kind.rawValue) })
+        #expect(options.count == 4 && options[0].usable && options[0].reason.hasPrefix("notif picks a scheduler"))
+    }
+
+    @Test func effectsTheKeyLoopHandlesAnswerNothing() {
+        let fixture = AppFixture()
+        #expect(effects(fixture).perform(.quit) == nil && effects(fixture).perform(.suspend) == nil)
+    }
+}
