@@ -126,8 +126,8 @@ public enum NotifCommandLine {
                 When the service supports actions, the reminder has the buttons "Turn off" (what `notif set \
                 tips-and-updates off` does) and "Settings" (the page in a terminal: x-terminal-emulator, \
                 else notif's desktop entry through gio launch); a detached process waits for them (until the \
-                notification closes, at most 8 hours), and deliver exits as soon as the service has accepted \
-                the notification.
+                notification closes or the notification service leaves the session bus, at most 8 hours), \
+                and deliver exits as soon as the service has accepted the notification.
                 """, options: [
                     OptionDeclaration("--catch-up", summary: "deliver whenever today's time has passed and today's reminder was not shown (used after a boot)"),
                     OptionDeclaration("--quiet", summary: """

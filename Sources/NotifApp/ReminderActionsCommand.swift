@@ -9,7 +9,9 @@ import Storage
 /// D-Bus connection it shows the reminder with "Turn off" and "Settings", writes one status line
 /// to stdout for `deliver` (`shown ID` or `failed REASON`) and closes it, then waits for a button
 /// on that connection until the notification closes or `--wait-at-most` passes (8 hours unless
-/// told; then it takes the notification away). "Turn off" runs what `notif set tips-and-updates
+/// told; then it takes the notification away), or until the service that showed it leaves the
+/// bus (its name goes to no one or to another service) or the bus connection ends: then no
+/// button can come, and it records why in deliveries.jsonl. "Turn off" runs what `notif set tips-and-updates
 /// off` runs; "Settings" opens the page in a terminal. When either fails, a notification says so.
 extension Commands {
     static let longestActionWait: Double = 8 * 3600
@@ -43,6 +45,11 @@ extension Commands {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
         case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
         case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
+        case .serviceLeft(let why):
+            // Not closed: a new owner of the name does not know this notification's id.
+            record(reminder, .skipped, "The waiter for the buttons ended: \(why) before a button was pressed")
+        case .busEnded(let why):
+            record(reminder, .skipped, "The waiter for the buttons ended: its session bus connection ended (\(why)) before a button was pressed")
         case .action, .closed: break
         }
         return .success

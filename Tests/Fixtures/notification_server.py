@@ -10,7 +10,10 @@ hints, its id, the sender) and behaves as DIR/config.json says, read on every ca
     {"capabilities": ["actions", "body"],   what GetCapabilities answers
      "invoke": "turn-off",                  press this button, if the notification has it,
      "invoke_after": 0.5,                   this many seconds after Notify
-     "close_after": 2}                      else close it (expired) after this many seconds
+     "close_after": 2,                      else close it (expired) after this many seconds
+     "leave_after_notify": true,            exit right after answering a Notify
+     "allow_replacement": true,             let another service take the name over (read at start)
+     "replace": true}                       take the name over from one that allows it (read at start)
 
 Signals go to the sender only (as dunst sends them): only the process that sent the
 notification can see a button pressed.
@@ -79,6 +82,11 @@ class Server(dbus.service.Object):
         elif c.get("close_after") is not None:
             GLib.timeout_add(int(c["close_after"] * 1000), self.signal, sender, "NotificationClosed", "uu",
                              dbus.UInt32(nid), dbus.UInt32(1))
+        if c.get("leave_after_notify"):
+            def leave():
+                self.bus.flush()
+                os._exit(0)
+            GLib.idle_add(leave)
         return dbus.UInt32(nid)
 
     @dbus.service.method(NAME, in_signature="u", out_signature="", sender_keyword="sender")
@@ -92,7 +100,9 @@ def main():
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     server = Server(bus)
-    name = dbus.service.BusName(NAME, bus, do_not_queue=True)
+    c = config()
+    name = dbus.service.BusName(NAME, bus, allow_replacement=bool(c.get("allow_replacement")),
+                                replace_existing=bool(c.get("replace")), do_not_queue=True)
     with open(os.path.join(DIR, "pid"), "w") as f:
         f.write(str(os.getpid()))
     with open(os.path.join(DIR, "bus.tmp"), "w") as f:

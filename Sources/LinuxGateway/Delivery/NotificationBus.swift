@@ -8,6 +8,8 @@ import SharedLogic
 public final class NotificationBus {
     static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
+    static let bus = "org.freedesktop.DBus"
+    static let busPath = "/org/freedesktop/DBus"
     private let connection: DBusConnection
     /// The unique name of the service that accepted the notification: only it may answer.
     private var server: String?
@@ -30,10 +32,12 @@ public final class NotificationBus {
     public func notify(summary: String, body: String, icon: String, actions: [ReminderAction], expireMilliseconds: Int32,
                        deadline: Double) throws(DBusError) -> UInt32 {
         if !actions.isEmpty {
-            var rule = DBusWriter()
-            rule.string("type='signal',sender='\(Self.service)',path='\(Self.path)',interface='\(Self.service)'")
-            _ = try connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                                    member: "AddMatch", signature: "s", body: rule.bytes, deadline: deadline)
+            try addMatch("type='signal',sender='\(Self.service)',path='\(Self.path)',interface='\(Self.service)'", deadline: deadline)
+            // Who owns the service's name, subscribed to before `Notify`: the bus handles this
+            // connection's messages in order, so every change of owner after the service took the
+            // notification reaches this connection, even one between `Notify` and its reply.
+            try addMatch("type='signal',sender='\(Self.bus)',path='\(Self.busPath)',interface='\(Self.bus)',member='NameOwnerChanged',"
+                         + "arg0='\(Self.service)'", deadline: deadline)
         }
         var writer = DBusWriter()
         writer.string("notif")
@@ -59,11 +63,23 @@ public final class NotificationBus {
         return try reader.uint32()
     }
 
+    private func addMatch(_ rule: String, deadline: Double) throws(DBusError) {
+        var writer = DBusWriter()
+        writer.string(rule)
+        _ = try connection.call(destination: Self.bus, path: Self.busPath, interface: Self.bus, member: "AddMatch", signature: "s",
+                                body: writer.bytes, deadline: deadline)
+    }
+
     /// How the wait for a button ended.
     public enum Answer: Equatable, Sendable {
         case action(String)
-        /// Closed (dismissed, expired) or the service went away: nothing more can come.
+        /// Closed (dismissed, expired): nothing more can come.
         case closed
+        /// The service that showed it lost its name (why, in words): no button can come from it,
+        /// and a new owner does not know the notification.
+        case serviceLeft(String)
+        /// The connection to the bus ended (why, in words).
+        case busEnded(String)
         case timedOut
     }
 
@@ -74,9 +90,10 @@ public final class NotificationBus {
             do {
                 message = try connection.next(until: deadline)
             } catch {
-                return .closed
+                return .busEnded(error.message)
             }
             guard let message else { return .timedOut }
+            if let why = departure(in: message) { return .serviceLeft(why) }
             guard message.interface == Self.service, message.sender == server || server == nil else { continue }
             var reader = message.bodyReader
             switch (message.member, message.signature) {
@@ -88,6 +105,19 @@ public final class NotificationBus {
                 continue
             }
         }
+    }
+
+    /// Why the service that took the notification is gone, when `message` is the bus saying its
+    /// name now has no owner or another one; nil for any other message.
+    private func departure(in message: DBusMessage) -> String? {
+        guard let server, message.sender == Self.bus, message.interface == Self.bus, message.member == "NameOwnerChanged",
+              message.signature == "sss" else { return nil }
+        var reader = message.bodyReader
+        guard let name = try? reader.string(), name == Self.service, (try? reader.string()) != nil,
+              let owner = try? reader.string(), owner != server else { return nil }
+        return owner.isEmpty
+            ? "the notification service (\(server)) left the session bus"
+            : "another notification service (\(owner)) took \(Self.service) over from the one that showed it (\(server))"
     }
 
     /// `CloseNotification`, best effort (a notification left unanswered for too long).

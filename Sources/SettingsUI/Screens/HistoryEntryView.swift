@@ -31,7 +31,7 @@ enum HistoryEntryView {
         case .catchUp: "late, for a time missed earlier that day (catch-up)"
         case .test: "a test (t on the page, or `notif test`)"
         case .push: "from the server's history (push)"
-        case .button: "a button pressed on the notification"
+        case .button: "a button pressed on the notification, or why none can be"
         }
     }
 

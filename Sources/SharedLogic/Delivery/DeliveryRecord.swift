@@ -8,7 +8,8 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
     case test
     /// Account projects: a new item of the server's history shown by `notif daemon`.
     case push
-    /// A button of the reminder's notification was pressed ("Turn off", "Settings").
+    /// A button of the reminder's notification was pressed ("Turn off", "Settings"), or the wait
+    /// for one ended because none can come (the notification service or the bus went away).
     case button
 }
 

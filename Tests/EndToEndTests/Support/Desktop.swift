@@ -47,7 +47,9 @@ final class DesktopSession {
     let busAddress: String
     private let process: Process
 
-    init(user: TestUser, display: VirtualDisplay) throws {
+    /// - Parameter busOutlivesDunst: the bus stays when dunst ends (by default dunst is the
+    ///   session's program, and its end ends the bus too).
+    init(user: TestUser, display: VirtualDisplay, busOutlivesDunst: Bool = false) throws {
         self.user = user
         let busFile = user.home + "/.notif-e2e-bus"
         try? FileManager.default.removeItem(atPath: busFile)
@@ -57,7 +59,8 @@ final class DesktopSession {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
         process.arguments = ["-u", user.name, "--", "/usr/bin/env", "-i"] + assignments + [
             "dbus-run-session", "--", "sh", "-c",
-            "printf '%s' \"$DBUS_SESSION_BUS_ADDRESS\" > \"$HOME/.notif-e2e-bus\"; exec dunst -conf /dev/null",
+            "printf '%s' \"$DBUS_SESSION_BUS_ADDRESS\" > \"$HOME/.notif-e2e-bus\"; "
+                + (busOutlivesDunst ? "dunst -conf /dev/null & exec sleep 3600" : "exec dunst -conf /dev/null"),
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -79,6 +82,11 @@ final class DesktopSession {
     /// The session's variables, as a desktop terminal would have them.
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": busAddress] }
 
+    /// The pid of the process that owns `name` on the session bus, or nil.
+    func owner(of name: String) throws -> pid_t? {
+        try busOwner(of: name, onBus: busAddress, as: user)
+    }
+
     /// Summaries and app names of every notification shown so far.
     func shown() throws -> [(app: String, summary: String)] {
         try history().map { ($0["appname"] ?? "", $0["summary"] ?? "") }
@@ -94,6 +102,18 @@ final class DesktopSession {
         _ = try? EndToEndTests.run(["pkill", "-KILL", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
         process.waitUntilExit()
     }
+}
+
+/// The pid of the process that owns `name` on the bus at `address` (the bus itself for
+/// `org.freedesktop.DBus`), as the bus says; nil when nobody owns it. Asked as `user` (root when nil).
+func busOwner(of name: String, onBus address: String, as user: TestUser? = nil) throws -> pid_t? {
+    let argv = ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name]
+    let env = ["DBUS_SESSION_BUS_ADDRESS": address]
+    let answer = try user.map { try $0.run(argv, env) } ?? EndToEndTests.run(argv, environment: env.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+    // "(uint32 1234,)"
+    guard answer.status == 0, let last = answer.stdout.split(separator: " ").last else { return nil }
+    return pid_t(last.filter(\.isNumber))
 }
 
 /// Summaries and app names of every notification the dunst on the bus `environment` names has
