@@ -126,4 +126,61 @@ struct ReleaseDaemonDeliveryTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
         withExtendedLifetime(display) {}
     }
+
+    /// Turned on at about 14:00 local and `notif daemon` started then (as at a login): nothing was
+    /// missed, so nothing shows; the daemon's catch-up at start says why and the next reminder is
+    /// tomorrow's 09:00. The same entry as if written the day before (its `since=` set back) is
+    /// caught up at the next start and shows at once.
+    @Test(.timeLimit(.minutes(5)))
+    func turnedOnAfterNineTheDaemonShowsNothingUntilTomorrow() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let user = try TestUser.make("notif-trlv-late")
+        let session = try DesktopSession(user: user, display: display)
+        let zone = try ShiftedZone(nineOClockIn: -5 * 3_600)   // about 14:00 local now
+        let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": zone.name]) { a, _ in a }
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        let on = try user.run([binary, "set", "tips-and-updates", "on"], env)
+        #expect(on.status == 0 && on.stdout.contains("with embedded"), "\(on)")
+        let userEnv = user.environment(env)
+        func startDaemon() throws -> DaemonProcess {
+            try DaemonProcess(
+                ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + userEnv.keys.sorted().map { "\($0)=\(userEnv[$0]!)" } + [binary, "daemon"],
+                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
+        }
+
+        let daemon = try startDaemon()
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        // The positive signal: the start's catch-up decided, and logged why it showed nothing. A
+        // notification would have been shown before that line was written (same attempt).
+        let decided = await poll(for: 60) { daemon.output.contains("(catch-up, start)") }
+        #expect(decided, "\(daemon.output)")
+        var lines = DeliveryLine.all(of: user)
+        #expect(lines.count == 1 && lines.first?.kind == "catch-up" && lines.first?.outcome == "skipped"
+            && lines.first?.detail.contains("after today's 09:00: nothing was missed") == true, "\(lines)")
+        #expect(try session.shown().isEmpty, "a reminder turned on after 09:00 showed at once")
+        let tomorrow = zone.nine.addingTimeInterval(86_400)
+        let status = try user.run([binary, "status", "--json"], env)
+        #expect(status.stdout.contains("\"nextReminder\": \"\(zone.iso(tomorrow))\""), "\(status)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+
+        // The entry as if written yesterday at noon: today's 09:00 was missed while it existed.
+        let directory = user.home + "/.local/state/notif/embedded"
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix("tips-and-updates.") })
+        let yesterday = ISO8601DateFormatter().string(from: zone.noon(daysBefore: 1))
+        let edit = try user.run(["/bin/sed", "-i", "s/^since=.*/since=\(yesterday)/", directory + "/" + file], env)
+        #expect(edit.status == 0, "\(edit)")
+        let again = try startDaemon()
+        #expect(again.waitUntilRunning(), "\(again.output)")
+        #expect(await poll(for: 60) { DeliveryLine.all(of: user).count == 2 }, "\(again.output)")
+        lines = DeliveryLine.all(of: user)
+        #expect(lines.last?.kind == "catch-up" && lines.last?.outcome == "delivered", "\(lines)")
+        let shown = try session.shown()
+        #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates", "\(shown)")
+        again.send(SIGTERM)
+        #expect(again.waitForExit() == 0, "\(again.output)")
+        withExtendedLifetime(display) {}
+    }
 }

@@ -139,6 +139,42 @@ struct LiveSystemdTests {
         withExtendedLifetime(display) {}
     }
 
+    /// Turned on at about 14:00 local: the manager arms the timer for tomorrow's 09:00 and does
+    /// not run the service for today's (`Persistent=true` has no earlier run to catch up: the
+    /// stamp it writes when it first starts the timer is 14:00), neither then nor when the
+    /// manager starts again that day (a login). So `deliver` is never asked for today's run.
+    @Test(.timeLimit(.minutes(5)))
+    func turnedOnAfterNineTheTimerWaitsForTomorrow() throws {
+        let zone = try ShiftedZone(nineOClockIn: -5 * 3_600)   // about 14:00 local now
+        let live = try Setup("notif-trlv-after", zone: zone.name)
+        let timer = try live.turnOn()
+        let service = timer.replacingOccurrences(of: ".timer", with: ".service")
+        let tomorrow = zone.nine.addingTimeInterval(86_400)
+        func neverRan() throws {
+            // Armed for tomorrow: the positive signal that the manager has worked the timer out.
+            #expect(try live.manager.timers()[timer] == .some(tomorrow), "the next elapse is not tomorrow's 09:00")
+            // Then, for a bound of 5 s, the timer has not triggered and the service has not started.
+            let deadline = Date().addingTimeInterval(5)
+            repeat {
+                let triggered = try live.manager.systemctl(["show", "--value", "--property=LastTriggerUSecMonotonic", timer])
+                #expect(triggered.stdout == "0\n", "the timer triggered: \(triggered)")
+                let started = try live.manager.systemctl(["show", "--value", "--property=ExecMainStartTimestampMonotonic", service])
+                #expect(started.stdout == "0\n", "the service ran: \(started)")
+                #expect(DeliveryLine.all(of: live.user).isEmpty)
+                if triggered.stdout != "0\n" || started.stdout != "0\n" { return }
+                usleep(250_000)
+            } while Date() < deadline
+        }
+        try neverRan()
+        // The stamp says when the timer was first started: after today's 09:00.
+        let stamp = try FileManager.default.attributesOfItem(atPath: live.stamp(of: timer))[.modificationDate] as? Date
+        #expect(stamp.map { $0 > zone.nine } == true, "stamp \(String(describing: stamp)), 09:00 was \(zone.nine)")
+
+        live.manager.stop()
+        try live.manager.start()
+        try neverRan()
+    }
+
     /// The machine was off since the day before yesterday and starts today before 09:00:
     /// `Persistent=true` runs the service for yesterday's missed 09:00, which shows nothing, and
     /// the timer still fires at today's 09:00.

@@ -57,11 +57,50 @@ struct DaemonFixture {
         daemon.fixture.zone = systemZone("Asia/Kolkata")
         #expect(try daemon.fixture.service.apply().succeeded)
         #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).entries()
-            == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
+            == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata",
+                              since: ISO8601.parse("2026-11-30T20:00:00+05:30"))])
         daemon.fixture.environment["TZ"] = nil
         daemon.run(until: "2026-12-02T12:00:00+05:30")
-        // At its start (20:00 there) the daemon catches up today's, then 09:00 each day, in Kolkata.
-        #expect(try daemon.delivered().map(\.time) == ["2026-11-30T20:00:00+05:30", "2026-12-01T09:00:00+05:30", "2026-12-02T09:00:00+05:30"])
+        // At its start (20:00 there) nothing was missed (the entry was written at 20:00), then
+        // 09:00 each day, in Kolkata.
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T09:00:00+05:30", "2026-12-02T09:00:00+05:30"])
+    }
+
+    /// Turned on at 14:00: a daemon started then (or at a login, or after a clock jump or a zone
+    /// change that day) has nothing to catch up; the first reminder is tomorrow's 09:00.
+    @Test func anEntryWrittenAfterNineCatchesNothingUpThatDay() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T14:00:00+01:00")
+        daemon.run(until: "2026-12-02T12:00:00+01:00", events: [
+            ("2026-12-01T15:00:00+01:00", { daemon.clock.advance(-2 * 3600) }),         // the clock set back to 13:00
+            ("2026-12-01T19:00:00+01:00", { daemon.zone.set(systemZone("Asia/Kolkata")) }),  // 23:30 there
+            ("2026-12-01T19:30:00+01:00", { daemon.zone.set(systemZone("Europe/Berlin")) }),
+        ])
+        // A restart the same evening: still nothing.
+        daemon.clock.set("2026-12-01T21:00:00+01:00")
+        daemon.run(until: "2026-12-01T22:00:00+01:00")
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-02T09:00:00+01:00"])
+        let skipped = try daemon.fixture.service.context.deliveryLog.newest(100).filter { $0.kind == .catchUp }
+        // Start, clock jump, two zone changes, restart: five catch-ups, none shown.
+        #expect(skipped.count == 5 && skipped.allSatisfy { $0.outcome == .skipped && $0.detail.contains("nothing was missed") }, "\(skipped)")
+    }
+
+    /// Written at 08:30 and the machine off over 09:00: the daemon started at 14:00 shows it.
+    @Test func anEntryWrittenBeforeNineIsCaughtUpLaterThatDay() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:30:00+01:00")
+        daemon.clock.set("2026-12-01T14:00:00+01:00")
+        daemon.run(until: "2026-12-02T12:00:00+01:00")
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T14:00:00+01:00", "2026-12-02T09:00:00+01:00"])
+        #expect(try daemon.delivered().map(\.kind) == [.catchUp, .scheduled])
+    }
+
+    /// An entry of an earlier notif does not say when it began: it is caught up as before.
+    @Test func anEntryThatDoesNotSayWhenItBeganIsCaughtUpAsBefore() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T14:00:00+01:00")
+        let schedule = EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration)
+        try AtomicFile.write(Array(EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0)).text.utf8),
+                             to: schedule.path("tips-and-updates", tag: daemon.fixture.service.context.configuration.tag))
+        daemon.run(until: "2026-12-01T16:00:00+01:00")
+        #expect(try daemon.delivered().map(\.time) == ["2026-12-01T14:00:00+01:00"])
     }
 
     @Test func firesAtNineOncePerDayAndARestartDoesNotRepeatIt() throws {

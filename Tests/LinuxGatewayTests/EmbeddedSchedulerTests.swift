@@ -63,6 +63,36 @@ import Storage
         #expect(EmbeddedEntry(parsing: round.text) == round)
     }
 
+    /// An entry says when it began; `apply` keeps that while the schedule is the same (so it
+    /// rewrites nothing), and a changed schedule begins again. An entry of an earlier notif,
+    /// which does not say, stays as it is.
+    @Test func anEntryKeepsWhenItBeganWhileItsScheduleIsTheSame() throws {
+        let clock = ManualClock("2026-12-01T08:30:00+01:00")
+        let embedded = EmbeddedScheduler(paths: scratch.paths, owner: testOwner, clock: clock)
+        try embedded.install(tipsEntry())
+        let began = ISO8601.parse("2026-12-01T08:30:00+01:00")
+        #expect(try embedded.entries().map(\.since) == [began])
+        #expect(try embedded.installed()["tips-and-updates"]?.contains("\nsince=2026-12-01T07:30:00+00:00\n") == true)
+        clock.advance(86_400)
+        #expect(try embedded.render(tipsEntry()) == embedded.installed()["tips-and-updates"], "the same entry renders as written")
+        let inKolkata = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
+                                       zone: systemZone("Asia/Kolkata"), zoneVariable: "Asia/Kolkata")
+        try embedded.install(inKolkata)
+        #expect(try embedded.entries().map(\.since) == [clock.now()], "another zone is another entry, begun now")
+
+        let earlier = EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0))
+        try AtomicFile.write(Array(earlier.text.utf8), to: embedded.path("tips-and-updates", tag: testOwner.tag))
+        #expect(try embedded.render(tipsEntry()) == earlier.text)
+        #expect(try embedded.entries() == [earlier])
+    }
+
+    @Test func sinceRoundTripsAndAnUnreadableOneIsNotKnown() {
+        let entry = EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata",
+                                  since: ISO8601.parse("2026-12-01T14:00:00+05:30"))
+        #expect(EmbeddedEntry(parsing: entry.text) == entry)
+        #expect(EmbeddedEntry(parsing: "reminder=x\ntime=09:00\nsince=yesterday\n") == EmbeddedEntry(id: "x", time: DailyTime(hour: 9, minute: 0)))
+    }
+
     @Test func idsThatCannotBeFileNamesAreRefused() {
         let bad = ScheduledEntry(reminder: LocalReminder(id: "../x", title: "x", body: "", time: DailyTime(hour: 9, minute: 0), preference: .tipsAndUpdates),
                                  command: [], catchUpCommand: [])

@@ -5,7 +5,8 @@ import SharedLogic
 ///
 /// - At start, after a clock jump (forward or back, beyond `jumpTolerance`, e.g. a resume from
 ///   suspend) and after a zone change, every entry gets a catch-up attempt (shown only if today's
-///   time has passed and today's was not shown) and is re-armed for its next time.
+///   time has passed, the entry existed then, and today's was not shown) and is re-armed for its
+///   next time.
 /// - Otherwise an entry whose armed time has come is delivered as scheduled and re-armed. (A
 ///   wake much later than planned is a jump, handled above.)
 /// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.

@@ -66,8 +66,9 @@ public final class EmbeddedDaemon {
                 continue
             }
             var delivering = context
-            if let zone = current.first(where: { $0.id == attempt.id })?.zone.flatMap({ zones[$0] }) { delivering.zone = zone }
-            let record = ReminderService(context: delivering).deliver(reminder, kind: attempt.kind)
+            let entry = current.first { $0.id == attempt.id }
+            if let zone = entry?.zone.flatMap({ zones[$0] }) { delivering.zone = zone }
+            let record = ReminderService(context: delivering).deliver(reminder, kind: attempt.kind, entrySince: entry?.since)
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue) (\(record.kind.rawValue), \(attempt.reason.rawValue))"
                 + (record.detail.isEmpty ? "" : ": \(record.detail)"))
         }

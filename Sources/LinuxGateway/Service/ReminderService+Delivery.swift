@@ -8,8 +8,9 @@ extension ReminderService {
 
     /// What `notif deliver ID` does: check the saved settings again, deliver at most once per
     /// local day, record the outcome in deliveries.jsonl. A scheduled run at another time than
-    /// the reminder's in the user's zone does nothing and records nothing.
-    public func deliver(_ reminder: LocalReminder, kind: DeliveryKind) -> DeliveryRecord {
+    /// the reminder's in the user's zone does nothing and records nothing. `entrySince`: when the
+    /// entry that asks was written, when known (a catch-up shows only a run missed while it existed).
+    public func deliver(_ reminder: LocalReminder, kind: DeliveryKind, entrySince: Instant? = nil) -> DeliveryRecord {
         let lock = try? context.state.lock(Self.deliverLock)
         defer { lock?.release() }
         let now = context.clock.now()
@@ -22,7 +23,8 @@ extension ReminderService {
         let decision: DeliveryDecision = kind == .test
             ? DeliveryDecision.decideTest(preferences: preferences)
             : DeliveryDecision.decide(reminder, kind: kind, preferences: preferences,
-                                      lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone)
+                                      lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone,
+                                      entrySince: entrySince)
         switch decision {
         case .skip(let why):
             return log(reminder, kind: kind, now: now, .skipped, why)

@@ -19,9 +19,12 @@ public enum DeliveryDecision: Equatable, Sendable {
     ///   at the reminder's time in that zone (up to `onTimeWindow` late): a scheduler in another
     ///   zone has a run for each distance between the zones, and only one of them is the time.
     ///   A catch-up delivers any time after today's time. `kind` test is decided by `decideTest`.
+    ///   - entrySince: when the scheduler's entry that asks was written, when it knows (nil: not
+    ///   known, as for an entry of an earlier notif). A catch-up is for a run missed while the
+    ///   entry existed: an entry written after today's time has missed nothing today.
     public static func decide(
         _ reminder: LocalReminder, kind: DeliveryKind, preferences: NotificationPreferences,
-        lastDelivered: CivilDate?, now: Instant, zone: ZoneRules
+        lastDelivered: CivilDate?, now: Instant, zone: ZoneRules, entrySince: Instant? = nil
     ) -> DeliveryDecision {
         let today = zone.localDateTime(of: now).date
         let due = ReminderClock.fireInstant(of: reminder.time, on: today, in: zone)
@@ -39,7 +42,23 @@ public enum DeliveryDecision: Equatable, Sendable {
         if deliveredAlready(on: today, lastDelivered: lastDelivered) { return .skip("already delivered today (\(today))") }
         if kind == .catchUp && !reminder.recurrence.includes(today) { return .skip("not due today (\(reminder.schedule))") }
         if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
+        if kind == .catchUp, let entrySince, !existed(since: entrySince, at: due) {
+            return .skip(turnedOnAfter(reminder.time, since: entrySince, zone: zone))
+        }
         return .deliver
+    }
+
+    /// Whether an entry written at `since` was there for the run at `due`: only then can that run
+    /// have been missed. An entry written at 14:00 first fires at the next day's 09:00, as a new
+    /// cron line or a newly enabled systemd timer does.
+    public static func existed(since: Instant, at due: Instant) -> Bool { since <= due }
+
+    /// Why a catch-up of today's run shows nothing when the entry came after it
+    /// (`turned on at 14:00 in Europe/Berlin, after today's 09:00: nothing was missed; the first reminder is the next 09:00`).
+    static func turnedOnAfter(_ time: DailyTime, since: Instant, zone: ZoneRules) -> String {
+        let local = zone.localDateTime(of: since)
+        return "turned on at \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone.name), after today's \(time): "
+            + "nothing was missed; the first reminder is the next \(time)"
     }
 
     /// The once-a-day rule: a reminder already delivered on the local `day` is not shown again that day.
