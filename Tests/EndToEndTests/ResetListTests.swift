@@ -2,7 +2,7 @@ import Foundation
 import LinuxGateway
 import Testing
 
-/// The configuration list (`~/.local/state/notif/configurations`, the account's home): every
+/// The configuration list (`~/.local/state/notif/configurations`, under HOME): every
 /// apply that writes entries puts its configuration there, so `notif reset --entries`, run with
 /// no `XDG_*` variable and no daemon, still finds built-in entries under directories nothing
 /// else names, and says them by their settings file. A list that is corrupt or cannot be read

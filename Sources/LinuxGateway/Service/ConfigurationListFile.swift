@@ -1,9 +1,10 @@
 import SharedLogic
 import Storage
 
-/// The configuration list on disk: `configurations` in the account's default state directory
-/// (`~/.local/state/notif/`, `~` from the password database), which no `XDG_*` variable moves,
-/// so every configuration's run finds the same file. Changed under `flock` on
+/// The configuration list on disk: `configurations` in the default state directory of HOME
+/// (`~/.local/state/notif/`), which no `XDG_*` variable moves, so every configuration's run
+/// finds the same file. (HOME, not the password database's home: a run with another HOME, a
+/// test sandbox say, keeps its own list there and never touches the account's.) Changed under `flock` on
 /// `configurations.lock` by re-reading and rewriting atomically, so two processes that add
 /// their lines at once both keep them.
 public struct ConfigurationListFile: Sendable {
@@ -11,7 +12,7 @@ public struct ConfigurationListFile: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
-    /// The list in the default state directory of `home` (the account's).
+    /// The list in the default state directory of `home`.
     public init(home: String) { directory = NotifPaths(home: home, configHome: "/", stateHome: Posix.join(home, ".local/state")).stateDirectory }
 
     public var path: String { Posix.join(directory, "configurations") }
@@ -56,9 +57,9 @@ public struct ConfigurationListFile: Sendable {
 }
 
 extension ReminderService {
-    /// The configuration list of this user (in the account's home; HOME when that is unknown).
+    /// The configuration list of this user, under HOME (the password database's when HOME is unset).
     public var configurationList: ConfigurationListFile {
-        ConfigurationListFile(home: context.accountHome() ?? context.paths.home)
+        ConfigurationListFile(home: context.paths.home)
     }
 
     /// This run's configuration as the list records it.
