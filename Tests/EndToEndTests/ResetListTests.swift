@@ -91,7 +91,7 @@ struct ResetListTests {
         #expect(chmod(list(user), 0) == 0)
         let reset = try user.run([binary, "reset", "--entries"], b)
         #expect(reset.status == 1, "\(reset)")
-        #expect(reset.stderr.contains("notif: cannot read \(list(user)): Permission denied, so entries of a configuration only it names may still be there"),
+        #expect(reset.stderr.contains("notif: cannot read \(list(user)): Permission denied; until it can be read, entries of a configuration only it names may still be there"),
                 "\(reset.stderr)")
         #expect(reset.stdout.contains("Removed from the built-in schedule: tips-and-updates for \(settings(b)).\n"), "\(reset.stdout)")
         #expect(!exists(entry(b)), "found through this run's own variables")

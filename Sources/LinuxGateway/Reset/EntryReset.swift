@@ -55,7 +55,7 @@ extension ReminderService {
                         + "check it, then delete the line (or run `env XDG_CONFIG_HOME=… XDG_STATE_HOME=… notif reset --entries` with that configuration's directories)")
                 }
             } catch {
-                listed.problems.append("\(error), so entries of a configuration only it names may still be there; make it readable and run `notif reset --entries` again")
+                listed.problems.append("\(error); until it can be read, entries of a configuration only it names may still be there (then run `notif reset --entries` again)")
             }
             for record in records { places.add(record) }
             // A running daemon shows its state directory's built-in schedule: look there too.
