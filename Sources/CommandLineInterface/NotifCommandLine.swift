@@ -184,8 +184,13 @@ public enum NotifCommandLine {
                 Where it looks: your crontab and ~/.config/systemd/user hold the entries of every \
                 configuration. Built-in schedules and autostart entries are kept under each configuration's \
                 XDG_STATE_HOME and XDG_CONFIG_HOME: it looks under the defaults (~/.local/state, ~/.config), \
-                the ones set now, and every one that an entry it finds names. One named nowhere is not \
-                found: run it again with that XDG_STATE_HOME or XDG_CONFIG_HOME set.
+                the ones set now, those of every configuration on the configuration list \
+                (~/.local/state/notif/configurations, see FILES), those of a running notif daemon, and every \
+                one that an entry it finds names. Each removed reminder is named by its settings file. It \
+                then drops the list's records of the configurations it cleaned. A list that cannot be read, \
+                or a line of it that is not a record, is named and stops nothing else (exit 1: entries of a \
+                configuration only it named may remain). A configuration of a notif from before the list, \
+                named nowhere, is not found: run it again with that XDG_STATE_HOME and XDG_CONFIG_HOME set.
 
                 Run it before removing notif, so no entry is left behind. Exits 1, saying what is still \
                 there, when something could not be removed (it may still fire).
@@ -275,6 +280,16 @@ public enum NotifCommandLine {
             """),
         ("$XDG_STATE_HOME/notif/embedded/", "the built-in schedule run by `notif daemon`", """
             One file per reminder and configuration.
+            """),
+        ("~/.local/state/notif/configurations", "the configuration list, read by `notif reset --entries`", """
+            Under HOME, whatever XDG_STATE_HOME says (a run with another HOME keeps its own). Every apply that \
+            writes entries (and daemon --install-autostart) adds its configuration unless it is there, under \
+            a lock (configurations.lock), atomically, keeping every other line. Lines starting with # are \
+            comments; every other line is one JSON object with the keys settings (the settings file), tag \
+            (the 8 hex digits its entries carry), home, configHome and stateHome (the HOME, XDG_CONFIG_HOME \
+            and XDG_STATE_HOME its entries live under). A few hundred bytes per configuration; reset drops \
+            the records it cleaned, and the file when none is left. Like the settings, it is yours: removing \
+            the package leaves it.
             """),
         ("crontab", "with cron, notif's lines in your crontab", """
             Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \

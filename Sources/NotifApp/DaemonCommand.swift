@@ -129,6 +129,7 @@ extension Commands {
             output.error("no autostart entry was written: \(error)")
             return .failure
         }
+        if let unlisted = service.recordConfiguration() { output.warn(unlisted) }
         do {
             let wrote = try Autostart.install(command: command, paths: context.paths)
             output.line(wrote ? "Wrote \(path): notif daemon starts at each desktop login."

@@ -15,8 +15,10 @@ extension Commands {
             output.error("nothing was removed: \(error)")
             return .failure
         }
-        let problems = removals.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \($0)" } }
-        if removals.allSatisfy(\.removed.isEmpty) && problems.isEmpty {
+        let entries = removals.filter { $0.place != EntryRemoval.configurationList }
+        let listProblems = removals.filter { $0.place == EntryRemoval.configurationList }.flatMap(\.problems)
+        let problems = entries.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \($0)" } }
+        if removals.allSatisfy(\.removed.isEmpty) && problems.isEmpty && listProblems.isEmpty {
             output.line("No entries of notif's were found.")
         }
         for removal in removals where !removal.removed.isEmpty {
@@ -27,6 +29,7 @@ extension Commands {
         }
         output.line("Looked in: " + removals.flatMap(\.lookedIn).joined(separator: ", ") + ".")
         for problem in problems { output.error("could not remove from \(problem)") }
+        for problem in listProblems { output.error(problem) }
         guard problems.isEmpty else {
             var commands: [String] = []
             for settings in removals.flatMap(\.retryWith) {
@@ -38,7 +41,7 @@ extension Commands {
             return .failure
         }
         output.line("Your settings are kept; `notif apply` schedules the reminders again.")
-        return .success
+        return listProblems.isEmpty ? .success : .failure
     }
 
     /// `NAME='VALUE'` as a shell word.
@@ -53,6 +56,7 @@ extension Commands {
         case "systemd": return "systemd user timers (units, enable links, stamps)"
         case "embedded": return "the built-in schedule"
         case "autostart": return "the autostart entries of notif daemon"
+        case EntryRemoval.configurationList: return "the list of configurations notif wrote entries for"
         default: return place
         }
     }

@@ -174,7 +174,8 @@ struct ResetEntriesTests {
     }
 
     /// A configuration that only its running daemon names (its own XDG_CONFIG_HOME and
-    /// XDG_STATE_HOME, the built-in scheduler, no crontab line or unit): reset finds it through
+    /// XDG_STATE_HOME, the built-in scheduler, no crontab line or unit, not on the configuration
+    /// list, as with a notif from before the list): reset finds it through
     /// the daemon's environment. Without the daemon, nothing leads there, and the output's
     /// "Looked in" does not claim it.
     @Test(.timeLimit(.minutes(5)))
@@ -189,6 +190,8 @@ struct ResetEntriesTests {
         #expect(try user.run([binary, "daemon", "--install-autostart"], env).status == 0)
         let entry = stateDir(user, env) + "/embedded/tips-and-updates." + ConfigurationID(settingsPath: settings(user, env), isDefault: false).tag
         #expect(FileManager.default.fileExists(atPath: entry))
+        // As a notif from before the configuration list left it: only the daemon names it.
+        #expect(try user.run(["rm", user.home + "/.local/state/notif/configurations"]).status == 0)
 
         let blind = try user.run([binary, "reset", "--entries"], zone)
         #expect(blind.status == 0 && blind.stdout.hasPrefix("No entries of notif's were found.\n") && !blind.stdout.contains("b state"), "\(blind)")

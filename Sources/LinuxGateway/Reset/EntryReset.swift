@@ -4,7 +4,7 @@ import Storage
 
 /// What `notif reset --entries` did in one place notif writes entries to.
 public struct EntryRemoval: Sendable {
-    /// `cron`, `systemd`, `embedded` or `autostart`.
+    /// `cron`, `systemd`, `embedded`, `autostart` or `configuration list`.
     public var place: String
     /// What was removed there: reminders named by the settings they belong to (or, for
     /// autostart, the files).
@@ -20,6 +20,9 @@ public struct EntryRemoval: Sendable {
     /// now named that configuration).
     public var retryWith: [[String]] = []
 
+    /// The place of the configuration list: its problems are the list's, not an entry's.
+    public static let configurationList = "configuration list"
+
     public init(place: String, removed: [String] = [], problems: [String] = [], notes: [String] = [], lookedIn: [String] = []) {
         self.place = place
         self.removed = removed
@@ -33,12 +36,28 @@ extension ReminderService {
     /// Removes every entry notif wrote for this user, of every configuration (see
     /// `ResetPlaces`), on every scheduler: every notif block in the crontab, every notif systemd
     /// timer and service with their enable links and stamps, the built-in schedules and the
-    /// autostart entries of `notif daemon`; then forgets which scheduler held them. The
+    /// autostart entries of `notif daemon`; then forgets which scheduler held them and drops
+    /// the configuration list's records (a list that cannot be read is a problem of its own,
+    /// the last removal's, and stops nothing else). The
     /// settings are kept: `notif apply` schedules again. Under the apply lock, so no apply of
     /// this configuration runs half way through it.
     public func removeAllEntries() throws(PreferencesError) -> [EntryRemoval] {
         try underApplyLock { _ in
             var places = ResetPlaces(current: context.paths, jobHome: context.accountHome() ?? context.paths.home)
+            // Every configuration an apply wrote entries for, whatever variables this run has.
+            var listed = EntryRemoval(place: EntryRemoval.configurationList, lookedIn: [configurationList.path])
+            var records: [ConfigurationRecord] = []
+            do {
+                let list = try configurationList.read()
+                records = list.records
+                for problem in list.problems {
+                    listed.problems.append("\(configurationList.path), \(problem): not a configuration of notif's, so entries of a configuration only that line named may still be there; "
+                        + "check it, then delete the line (or run `env XDG_CONFIG_HOME=… XDG_STATE_HOME=… notif reset --entries` with that configuration's directories)")
+                }
+            } catch {
+                listed.problems.append("\(error); until it can be read, entries of a configuration only it names may still be there (then run `notif reset --entries` again)")
+            }
+            for record in records { places.add(record) }
             // A running daemon shows its state directory's built-in schedule: look there too.
             for environment in RunningDaemons.environments() {
                 let daemon = places.paths(assignments: environment)
@@ -67,13 +86,21 @@ extension ReminderService {
                     if let command = Autostart.command(configHome: config) { places.add(assignments: CommandWords.assignments(command)) }
                 }
             }
-            var removals = [cron, removeUnits(bases, places), removeBuiltIn(places), removeAutostarts(places)]
+            var removals = [cron, removeUnits(bases, places), removeBuiltIn(places), removeAutostarts(places), listed]
             let daemons = places.stateHomes.map { Posix.join($0, "notif") }
                 .filter { FileLock.isHeld(Posix.join($0, EmbeddedScheduler.daemonLockName)) }
             if !daemons.isEmpty {
                 removals[2].notes.append("notif daemon still runs for \(daemons.joined(separator: ", ")), with nothing left to show; stop it, or log out")
             }
-            if removals.allSatisfy(\.problems.isEmpty) { forgetPlacements(places) }
+            // With every entry found gone, the list's records are done with (its unreadable lines stay).
+            if removals.dropLast().allSatisfy(\.problems.isEmpty) {
+                forgetPlacements(places)
+                do {
+                    try configurationList.remove(Set(records))
+                } catch {
+                    removals[4].notes.append("\(error): it still names configurations whose entries are gone (a later reset finds nothing there)")
+                }
+            }
             return removals
         }
     }

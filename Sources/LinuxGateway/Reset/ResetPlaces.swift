@@ -2,12 +2,13 @@ import SharedLogic
 import Storage
 
 /// The configurations `notif reset --entries` knows of, and so the places it looks in: the
-/// running one, the account's default one, those of the user's running `notif daemon`
-/// processes, and every one an entry it finds names (a crontab
+/// running one, the account's default one, those on the configuration list (every one an apply
+/// wrote entries for), those of the user's running `notif daemon` processes, and every one an
+/// entry it finds names (a crontab
 /// block's `# settings:` line, the `XDG_CONFIG_HOME`, `XDG_STATE_HOME` and `HOME` an entry's
 /// command carries through `/usr/bin/env`, the same in an autostart entry's `Exec=`). Entries
-/// of a configuration named nowhere (built-in ones under an `XDG_STATE_HOME` no entry carries)
-/// cannot be found this way: the output lists where it looked.
+/// of a configuration named nowhere (built-in ones of a notif from before the list, under an
+/// `XDG_STATE_HOME` no entry carries) cannot be found: the output lists where it looked.
 struct ResetPlaces {
     /// The home scheduled jobs get (the password database's), which entries' paths default to.
     let jobHome: String
@@ -34,6 +35,13 @@ struct ResetPlaces {
         guard !all.contains(paths) else { return false }
         all.append(paths)
         return true
+    }
+
+    /// Adds a configuration from the configuration list, named by its settings file.
+    @discardableResult
+    mutating func add(_ record: ConfigurationRecord) -> Bool {
+        settingsByTag[record.tag] = record.settings
+        return add(NotifPaths(home: record.home, configHome: record.configHome, stateHome: record.stateHome))
     }
 
     /// Adds the configuration a command's `/usr/bin/env` assignments describe (what is not set

@@ -36,6 +36,10 @@ extension ReminderService {
                                               entry: makeEntry)
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
+        // On the list before any entry is written, so a reset run with other variables finds them.
+        let unlisted = LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : recordConfiguration()
+        var loaded = loaded
+        if let unlisted { loaded.notice = [loaded.notice, unlisted].compactMap { $0 }.joined(separator: "; ") }
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
