@@ -1,3 +1,4 @@
+import Synchronization
 import Glibc
 import Storage
 
@@ -49,7 +50,11 @@ public struct SpawnProcessRunner: ProcessRunner {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
         // Recorded while it runs, so a page that quits can end it and its whole group.
-        let (rc, pid) = ChildProcesses.start(argv[0]) { Self.launch(argv, actions: &actions, environment: environment) }
+        // The retry for a busy program waits outside ChildProcesses' lock, so other starts and a
+        // quitting page never wait behind it.
+        let (rc, pid) = Self.retryingWhileBusy {
+            ChildProcesses.start(argv[0]) { Self.launchOnce(argv, actions: &actions, environment: environment) }
+        }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if rc != 0 {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])
@@ -61,10 +66,33 @@ public struct SpawnProcessRunner: ProcessRunner {
                        input: input ?? [], timeout: timeout)
     }
 
+    /// How many times a start has waited for a busy program (read by tests).
+    static let busyRetries = Atomic<Int>(0)
+
+    /// Starts `argv` as `launchOnce` does, trying again for about 1 s while the program is busy.
+    static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
+        retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment) }
+    }
+
+    /// Runs `attempt` again while it fails with "Text file busy": the program is open for writing
+    /// at this instant (being installed, or held by another process between its fork and exec).
+    /// That passes; the attempts stop after about 1.3 s.
+    static func retryingWhileBusy(_ attempt: () -> (code: Int32, pid: pid_t)) -> (Int32, pid_t) {
+        var started = attempt()
+        var wait: useconds_t = 5_000
+        for _ in 0..<8 where started.code == ETXTBSY {
+            busyRetries.add(1, ordering: .relaxed)
+            usleep(wait)
+            wait *= 2
+            started = attempt()
+        }
+        return started
+    }
+
     /// Starts `argv` (looked up on PATH) in its own process group with default signals, with
     /// `actions` for its descriptors and this process's environment changed by `environment`,
-    /// the variables notif never passes on withheld. Returns posix_spawnp's result and the pid.
-    static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
+    /// the variables notif never passes on withheld. One attempt: posix_spawnp's result and the pid.
+    static func launchOnce(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (code: Int32, pid: pid_t) {
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var changes = environment
@@ -72,15 +100,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         let cEnv = Self.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
         var pid: pid_t = 0
-        var rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
-        // "Text file busy": the program is open for writing at this instant (being installed, or
-        // held by another process between its fork and exec). That passes; try again for about 1 s.
-        var wait: useconds_t = 5_000
-        for _ in 0..<8 where rc == ETXTBSY {
-            usleep(wait)
-            wait *= 2
-            rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
-        }
+        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
         return (rc, pid)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import TestSupport
 @testable import LinuxGateway
 
 @Suite struct SpawnProcessRunnerTests {
@@ -26,6 +28,35 @@ import Testing
         writer.start()
         let result = try runner.run([path])
         #expect(result.stdoutText == "started\n" && result.exitStatus == 0, "\(result.stderrText)")
+    }
+
+    /// While one start waits for a busy program, other programs start and finish: the wait is
+    /// outside the lock that records running children (which a quitting page also takes).
+    @Test func anotherProgramStartsWhileOneWaitsForABusyProgram() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/notif-busy-" + UUID().uuidString.prefix(8)
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
+        #expect(fd >= 0)
+        let script = Array("#!/bin/sh\necho started\n".utf8)
+        #expect(write(fd, script, script.count) == script.count)
+        let retriesBefore = SpawnProcessRunner.busyRetries.load(ordering: .relaxed)
+        // nil until the busy start returns; then what it printed, or its error.
+        let busy = Mutex<String?>(nil)
+        let starter = Thread { [runner] in
+            let said: String
+            do { said = try runner.run([path]).stdoutText } catch { said = "\(error)" }
+            busy.withLock { $0 = said }
+        }
+        starter.start()
+        // The busy start is in its retry once the count moves.
+        #expect(waitUntil(10) { SpawnProcessRunner.busyRetries.load(ordering: .relaxed) > retriesBefore })
+        let other = try runner.run(["echo", "meanwhile"], timeout: 5)
+        let stillBusy = busy.withLock { $0 == nil }
+        close(fd)
+        #expect(other.stdoutText == "meanwhile\n")
+        #expect(stillBusy, "the other program waited until the busy one started")
+        #expect(waitUntil(10) { busy.withLock { $0 != nil } })
+        #expect(busy.withLock { $0 } == "started\n")
     }
 
     @Test func feedsStdinLargerThanAPipeBuffer() throws {
