@@ -93,7 +93,7 @@ public final class NotificationBus {
                 return .busEnded(error.message)
             }
             guard let message else { return .timedOut }
-            if let why = departure(in: message) { return .serviceLeft(why) }
+            if let why = Self.departure(in: message, server: server) { return .serviceLeft(why) }
             guard message.interface == Self.service, message.sender == server || server == nil else { continue }
             var reader = message.bodyReader
             switch (message.member, message.signature) {
@@ -107,13 +107,14 @@ public final class NotificationBus {
         }
     }
 
-    /// Why the service that took the notification is gone, when `message` is the bus saying its
-    /// name now has no owner or another one; nil for any other message.
-    private func departure(in message: DBusMessage) -> String? {
+    /// Why the service that took the notification is gone, when `message` is the bus saying the
+    /// name passed from that service to no owner or another one; nil for any other message (a
+    /// change between two other owners, queued from before the service answered, among them).
+    static func departure(in message: DBusMessage, server: String?) -> String? {
         guard let server, message.sender == Self.bus, message.interface == Self.bus, message.member == "NameOwnerChanged",
               message.signature == "sss" else { return nil }
         var reader = message.bodyReader
-        guard let name = try? reader.string(), name == Self.service, (try? reader.string()) != nil,
+        guard let name = try? reader.string(), name == Self.service, let previous = try? reader.string(), previous == server,
               let owner = try? reader.string(), owner != server else { return nil }
         return owner.isEmpty
             ? "the notification service (\(server)) left the session bus"

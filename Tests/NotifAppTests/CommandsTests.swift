@@ -1,0 +1,149 @@
+import Foundation
+import LinuxGateway
+@testable import NotifApp
+import SharedLogic
+import Storage
+import Testing
+
+/// The commands `set`, `permission`, `apply`, `status`, `deliver`, `test` and `history` on a
+/// scratch home with the built-in scheduler (whose entries are files): what each saves, what it
+/// schedules, what it says, and its exit code. (The same commands through the binary, on cron and
+/// systemd, are in the end-to-end tests.)
+@Suite struct CommandsTests {
+    let tips = "tips-and-updates"
+
+    func commands(_ fixture: AppFixture, _ captured: CapturedOutput) -> Commands {
+        Commands(context: fixture.context, output: captured.output)
+    }
+
+    func installed(_ fixture: AppFixture) throws -> [String]? {
+        try fixture.service.status().installed
+    }
+
+    @Test func setWhilePermissionIsUndecidedSavesTheToggleAndSchedulesNothing() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        #expect(commands(fixture, captured).set(tips, "on") == .success, "\(captured.err)")
+        #expect(try fixture.context.store.load().preferences.tipsAndUpdates)
+        #expect(try installed(fixture) == [])
+        #expect(captured.out.hasPrefix("Tips & Updates: on\n"), "\(captured.out)")
+    }
+
+    @Test func allowingThenTurningOnSchedulesAndTurningOffCancels() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.permission("allow") == .success)
+        #expect(run.set(tips, "on") == .success, "\(captured.err)")
+        #expect(try installed(fixture) == [tips])
+        #expect(run.set(tips, "off") == .success, "\(captured.err)")
+        #expect(try installed(fixture) == [])
+        #expect(try !fixture.context.store.load().preferences.tipsAndUpdates)
+    }
+
+    @Test func theMasterSwitchOffCancelsAndKeepsTheToggle() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
+        #expect(try installed(fixture) == [tips])
+        #expect(run.set("push-notifications", "off") == .success, "\(captured.err)")
+        #expect(try installed(fixture) == [])
+        let saved = try fixture.context.store.load().preferences
+        #expect(saved.tipsAndUpdates && !saved.pushNotifications)
+    }
+
+    @Test func aValueTheSettingDoesNotTakeIsBadUsageAndChangesNothing() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        #expect(commands(fixture, captured).set(tips, "maybe") == .usage)
+        #expect(captured.err == "notif: 'maybe' is not a value for \(tips)\n")
+        #expect(captured.out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fixture.context.paths.settingsFile), "nothing was written")
+    }
+
+    @Test func aSettingThatCannotBeSavedFailsNamingThePathAndSchedulesNothing() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        // A file stands where the settings directory would be made.
+        try "not a directory".write(toFile: fixture.scratch.path + "/config", atomically: true, encoding: .utf8)
+        #expect(commands(fixture, captured).set(tips, "on") == .failure)
+        #expect(captured.err.hasPrefix("notif: nothing was changed: "), "\(captured.err)")
+        #expect(captured.err.contains(fixture.scratch.path + "/config"), "\(captured.err)")
+        #expect(captured.out.isEmpty)
+    }
+
+    @Test func permissionStatusPrintsTheWordPeopleRead() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.permission("status") == .success)
+        #expect(run.permission("deny") == .success)
+        #expect(run.permission("status") == .success)
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Not decided")
+        #expect(lines.contains("Permission: Don't allow. Reminders are blocked; `notif permission allow` changes it."))
+        #expect(lines.last == "Don't allow")
+    }
+
+    @Test func deniedPermissionSchedulesNothingEvenWithTheToggleOn() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.permission("deny") == .success && run.set(tips, "on") == .success)
+        #expect(try installed(fixture) == [])
+        #expect(run.permission("allow") == .success)
+        #expect(try installed(fixture) == [tips], "allowing schedules it")
+        #expect(run.permission("deny") == .success)
+        #expect(try installed(fixture) == [], "denying cancels it")
+        #expect(run.apply() == .success)
+        #expect(try installed(fixture) == [])
+    }
+
+    @Test func statusSaysWhatIsScheduledAndJSONCarriesTheSameFacts() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.status(json: false) == .success)
+        #expect(captured.out.contains("off (09:00 daily when on)"), "\(captured.out)")
+        #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
+        captured.out = ""
+        #expect(run.status(json: true) == .success)
+        guard case .object(let members)? = try? JSONParser.parse(captured.out) else {
+            Issue.record("not a JSON object: \(captured.out)")
+            return
+        }
+        let document = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(document["installed"] == .array([.string(tips)]))
+        #expect(document["holder"] == .string("embedded"))
+        // No notif daemon runs the built-in entry here: there is no next reminder, and it says why.
+        #expect(document["nextReminder"] == .null)
+        guard case .object(let cannotFire)? = document["cannotFire"], let entry = cannotFire.first(where: { $0.key == tips }),
+              case .object(let why) = entry.value else {
+            Issue.record("no cannotFire for \(tips): \(captured.out)")
+            return
+        }
+        #expect(why.first?.value == .string("daemonNotRunning"), "\(why)")
+    }
+
+    @Test func deliveringAnUnknownReminderIsBadUsage() {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        #expect(commands(fixture, captured).deliver("no-such-reminder", catchUp: false) == .usage)
+        #expect(captured.err == "notif: unknown reminder 'no-such-reminder'\n")
+    }
+
+    @Test func aTestNotificationBeforePermissionSaysHowToAllow() {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        #expect(commands(fixture, captured).test() == .failure)
+        #expect(captured.err.contains("permission is Not decided"), "\(captured.err)")
+        #expect(captured.err.contains("`notif permission allow`"), "\(captured.err)")
+        #expect(fixture.runner.argvs.isEmpty, "nothing was started")
+    }
+
+    @Test func historyListsTheLogNewestFirstAndSaysWhenEmpty() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.history(limit: 20, json: false) == .success)
+        #expect(captured.out == "No deliveries yet.\n")
+        // A run at 12:00 is not the reminder's time: it leaves no record. A catch-up after 09:00 does.
+        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+        _ = run.deliver(tips, catchUp: true)
+        captured.out = ""
+        #expect(run.history(limit: 20, json: true) == .success)
+        let lines = captured.out.split(separator: "\n")
+        #expect(lines.count == 1, "\(captured.out)")
+        #expect(lines.first?.contains("\"reminder\":\"\(tips)\"") == true, "\(captured.out)")
+    }
+}
