@@ -26,6 +26,7 @@ import Testing
         ("2026-12-01T13:00:00Z", "2026-12-01T07:30:00Z", true),   // turned on at 08:30, machine off at 09:00
         ("2026-12-01T13:00:00Z", "2026-11-20T12:00:00Z", true),   // an entry of long ago
         ("2026-12-02T13:00:00Z", "2026-12-01T13:00:00Z", true),   // the next day, 09:00 missed: shown
+        ("2026-12-01T13:00:00Z", "2026-12-05T13:00:00Z", true),   // written while the clock was days ahead: not believed
     ])
     func aCatchUpShowsOnlyARunMissedWhileTheEntryExisted(now: String, since: String, shown: Bool) throws {
         let decision = try decide(at: now, since: since)

@@ -42,7 +42,9 @@ public enum DeliveryDecision: Equatable, Sendable {
         if deliveredAlready(on: today, lastDelivered: lastDelivered) { return .skip("already delivered today (\(today))") }
         if kind == .catchUp && !reminder.recurrence.includes(today) { return .skip("not due today (\(reminder.schedule))") }
         if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
-        if kind == .catchUp, let entrySince, !existed(since: entrySince, at: due) {
+        // A `since` on a later day than today was written while the clock was ahead: it says
+        // nothing about today's run, and believing it would skip every catch-up until that day.
+        if kind == .catchUp, let entrySince, zone.localDateTime(of: entrySince).date <= today, !existed(since: entrySince, at: due) {
             return .skip(turnedOnAfter(reminder.time, since: entrySince, zone: zone))
         }
         return .deliver
