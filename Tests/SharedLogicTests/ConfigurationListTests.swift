@@ -27,17 +27,21 @@ import Testing
         #expect(list.problems[0].hasPrefix("line 4: not JSON"), "\(list.problems)")
         #expect(list.problems[1] == "line 5: \"stateHome\" is not an absolute path")
         #expect(list.problems[2] == "line 6: not a JSON object")
-        // Dropping the record keeps the lines that are not records, exactly.
+        // Dropping the record keeps the comment and the lines that are not records, exactly.
         let left = list.removing([a])
         #expect(left.records.isEmpty && !left.isEmpty)
-        #expect(left.bytes == Array((ConfigurationList.header + "\n").utf8) + junk + [10] + relative + [10] + Array("[1]\n".utf8))
+        #expect(left.bytes == Array((ConfigurationList.header + "\n# comment\n").utf8) + junk + [10] + relative + [10] + Array("[1]\n".utf8))
     }
 
     @Test func droppingEveryRecordLeavesNothingToKeep() {
         let list = ConfigurationList(parsing: ConfigurationList().adding(a)!.adding(b)!.bytes)
         #expect(list.removing([a]).records == [b])
         #expect(list.removing([a, b]).isEmpty)
-        #expect(ConfigurationList(parsing: Array("# only a comment\n".utf8)).isEmpty)
+        // notif's own header goes with the last record; someone's comment stays.
+        #expect(ConfigurationList(parsing: Array((ConfigurationList.header + "\n").utf8)).isEmpty)
+        let commented = ConfigurationList(parsing: Array("# mine\n".utf8))
+        #expect(!commented.isEmpty && commented.problems.isEmpty)
+        #expect(commented.bytes == Array((ConfigurationList.header + "\n# mine\n").utf8))
     }
 
     @Test func aTagMustBeAHash() {
