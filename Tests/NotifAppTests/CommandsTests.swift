@@ -68,6 +68,18 @@ import Testing
         #expect(captured.out.isEmpty)
     }
 
+    @Test func anApplyThatCannotListItsConfigurationWarnsAndStillSchedules() throws {
+        let fixture = AppFixture(), captured = CapturedOutput()
+        try FileManager.default.createDirectory(atPath: fixture.scratch.path + "/.local/state", withIntermediateDirectories: true)
+        try "not a directory".write(toFile: fixture.scratch.path + "/.local/state/notif", atomically: true, encoding: .utf8)
+        let run = commands(fixture, captured)
+        #expect(run.permission("allow") == .success && run.set(tips, "on") == .success, "\(captured.err)")
+        #expect(try installed(fixture) == [tips])
+        #expect(captured.err.contains("notif: warning: ") && captured.err.contains(fixture.scratch.path + "/.local/state/notif"),
+                "\(captured.err)")
+        #expect(captured.err.contains("`notif reset --entries` finds this configuration's entries only when run with its"), "\(captured.err)")
+    }
+
     @Test func permissionStatusPrintsTheWordPeopleRead() throws {
         let fixture = AppFixture(), captured = CapturedOutput()
         let run = commands(fixture, captured)

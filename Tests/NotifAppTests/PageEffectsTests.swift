@@ -47,6 +47,22 @@ import Testing
         #expect(message.contains(fixture.scratch.path + "/config"), "\(message)")
     }
 
+    /// The configuration list cannot be written (a file stands where its directory would be): the
+    /// entry is scheduled all the same, and the page is told what `reset --entries` will miss.
+    @Test func anApplyThatCannotListItsConfigurationSaysSo() throws {
+        let fixture = AppFixture()
+        try fixture.context.store.update { $0 = allowed }
+        try FileManager.default.createDirectory(atPath: fixture.scratch.path + "/.local/state", withIntermediateDirectories: true)
+        try "not a directory".write(toFile: fixture.scratch.path + "/.local/state/notif", atomically: true, encoding: .utf8)
+        guard case .applied(let status, let problem)? = effects(fixture).perform(.apply(choosing: false)) else {
+            Issue.record("not an apply result")
+            return
+        }
+        #expect(status.facts.entries?[tips]?.current == true, "scheduled all the same: \(status.facts)")
+        #expect(problem?.contains("`notif reset --entries` finds this configuration's entries only when run with its XDG_CONFIG_HOME") == true,
+                "\(problem ?? "no problem")")
+    }
+
     @Test func anApplyInstallsTheEntryAndSaysWhetherItsSchedulerFires() throws {
         var fixture = AppFixture()
         try fixture.context.store.update { $0 = allowed }

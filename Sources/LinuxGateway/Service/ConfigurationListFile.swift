@@ -10,8 +10,6 @@ import Storage
 public struct ConfigurationListFile: Sendable {
     public let directory: String
 
-    public init(directory: String) { self.directory = directory }
-
     /// The list in the default state directory of `home`.
     public init(home: String) { directory = NotifPaths(home: home, configHome: "/", stateHome: Posix.join(home, ".local/state")).stateDirectory }
 

@@ -116,9 +116,16 @@ struct PageEffects: Sendable {
                                options: options(), overriddenBy: outcome.choice.forced ? context.forcedSchedulerSource : nil, moved: Presenter.changeLine(outcome))
     }
 
+    /// What the page's error line shows after an apply: what did not get scheduled or removed,
+    /// then what the apply warned of (settings moved aside, the configuration list not written).
+    func problem(in outcome: ApplyOutcome) -> String? {
+        let problems = [schedulingProblem(in: outcome), outcome.notice].compactMap { $0 }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
     /// Failures worth the error line (a missing scheduler already shows as a warning): an entry
     /// that should be gone but may still fire comes first, with how to stop it.
-    func problem(in outcome: ApplyOutcome) -> String? {
+    private func schedulingProblem(in outcome: ApplyOutcome) -> String? {
         guard outcome.choice.kind != nil else { return nil }
         let presenter = Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint)
         let stillFiring = presenter.stillFiring(outcome)
