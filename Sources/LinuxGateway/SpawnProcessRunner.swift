@@ -69,7 +69,7 @@ public struct SpawnProcessRunner: ProcessRunner {
     /// How many times a start has waited for a busy program (read by tests).
     static let busyRetries = Atomic<Int>(0)
 
-    /// Starts `argv` as `launchOnce` does, trying again for about 1 s while the program is busy.
+    /// Starts `argv` as `launchOnce` does, trying again for about 1.3 s while the program is busy.
     static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
         retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment) }
     }

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 @testable import LinuxGateway
 
-@Suite struct SpawnProcessRunnerTests {
+/// Serialized: the two busy-program tests read one process-wide count of retries.
+@Suite(.serialized) struct SpawnProcessRunnerTests {
     let runner = SpawnProcessRunner()
 
     @Test func capturesOutputAndStatus() throws {

@@ -94,12 +94,12 @@ public struct CronGateway: LocalNotificationGateway {
         guard !times.isEmpty else { return nil }
         let system = systemZone()
         let id = lines.first { $0.hasPrefix(CrontabBlock.entryPrefix) }.map { String($0.dropFirst(CrontabBlock.entryPrefix.count)) }
+        let hourly = lines.contains { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }
         guard let reminder = id.flatMap(LocalReminders.reminder(id:)) else {
-            return EntryFiring(.cron(times: times, systemZone: system.name, matchesWanted: false, hourlyOnFallBack: false))
+            return EntryFiring(.cron(times: times, systemZone: system.name, matchesWanted: false, hourlyOnFallBack: hourly))
         }
         let wanted = userZone == system ? [reminder.time]
             : SchedulerTimes.times(of: reminder.time, in: userZone, seenFrom: system, from: clock.now())
-        let hourly = lines.contains { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }
         return EntryFiring(.cron(times: times, systemZone: system.name, matchesWanted: times == wanted, hourlyOnFallBack: hourly),
                            wanted: WantedTime(time: reminder.time, zone: userZone.name),
                            earlierNotif: installed.hasPrefix(CrontabBlock.untaggedNote))

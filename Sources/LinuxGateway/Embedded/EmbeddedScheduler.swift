@@ -46,7 +46,7 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
         let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
         var made = EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable, weekday: weekday)
         // The entry that is there already, with the same schedule, keeps when it began (an entry
-        // of an earlier notif stays without: nothing is rewritten); a new or changed one begins now.
+        // of an earlier notif stays without one when it is rewritten); a new or changed one begins now.
         if let old = try written(entry.reminder.id), old.sameSchedule(as: made) {
             made.since = old.since
         } else {
