@@ -3,6 +3,7 @@ import LinuxGateway
 @testable import NotifApp
 import SharedLogic
 import Storage
+import Synchronization
 import Testing
 
 /// The commands `set`, `permission`, `apply`, `status`, `deliver`, `test` and `history` on a
@@ -157,5 +158,56 @@ import Testing
         let lines = captured.out.split(separator: "\n")
         #expect(lines.count == 1, "\(captured.out)")
         #expect(lines.first?.contains("\"reminder\":\"\(tips)\"") == true, "\(captured.out)")
+    }
+}
+
+/// The configuration list's lock: an apply holds it while it writes its entries, and
+/// `reset --entries` for its whole run, so a reset never drops the record of a configuration
+/// whose entries were written while it looked. Checked from inside `crontab`, where each writes.
+@Suite struct ConfigurationListLockTests {
+    /// A crontab of one user in memory; each write notes whether the list's lock was held then.
+    final class LockWatchingCrontab: ProcessRunner, Sendable {
+        let lockPath: String
+        private let state = Mutex<(table: [UInt8]?, heldAtWrite: [Bool])>((nil, []))
+        init(lockPath: String) { self.lockPath = lockPath }
+        var heldAtWrite: [Bool] { state.withLock { $0.heldAtWrite } }
+
+        func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
+            guard argv.first == "crontab" else { return ProcessResult(exitStatus: 127) }
+            let held: Bool
+            do { held = try FileLock.tryAcquire(lockPath) == nil } catch { held = false }
+            return state.withLock { state in
+                switch argv.last {
+                case "-l":
+                    guard let table = state.table else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for u\n".utf8)) }
+                    return ProcessResult(exitStatus: 0, stdout: table)
+                case "-r":
+                    state.heldAtWrite.append(held)
+                    state.table = nil
+                    return ProcessResult(exitStatus: 0)
+                default:
+                    state.heldAtWrite.append(held)
+                    state.table = input
+                    return ProcessResult(exitStatus: 0)
+                }
+            }
+        }
+    }
+
+    @Test func anApplyWritesItsEntriesAndAResetRemovesThemHoldingTheListsLock() throws {
+        var fixture = AppFixture()
+        fixture.forced = .cron
+        let crontab = LockWatchingCrontab(lockPath: fixture.scratch.path + "/.local/state/notif/configurations.lock")
+        fixture.ownRunner = crontab
+        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let outcome = try fixture.service.apply()
+        #expect(outcome.succeeded && outcome.notice == nil, "\(outcome.report)")
+        #expect(crontab.heldAtWrite == [true], "the crontab was written without the list's lock")
+        #expect(try fixture.service.configurationList.read().records.count == 1)
+
+        _ = try fixture.service.removeAllEntries()
+        #expect(crontab.heldAtWrite.count >= 2 && crontab.heldAtWrite.allSatisfy { $0 }, "the reset wrote without the list's lock: \(crontab.heldAtWrite)")
+        // Released afterwards: another run can take it.
+        #expect(try FileLock.tryAcquire(crontab.lockPath) != nil)
     }
 }

@@ -46,6 +46,8 @@ final class ScriptedRunner: ProcessRunner, Sendable {
 struct AppFixture {
     let scratch = Scratch()
     var runner = ScriptedRunner()
+    /// A runner of a test's own in place of `runner`.
+    var ownRunner: (any ProcessRunner)?
     var forced: SchedulerKind? = .embedded
     var environment: [String: String] = [:]
     var probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
@@ -53,7 +55,7 @@ struct AppFixture {
     var context: NotifContext {
         let environment = self.environment, probe = self.probe
         var context = NotifContext(paths: scratch.paths, clock: FixedClock(instant: Instant(seconds: 1_796_040_000)), zone: .utc,
-                                   runner: runner, lookup: { environment[$0] }, forcedScheduler: forced, probe: { probe },
+                                   runner: ownRunner ?? runner, lookup: { environment[$0] }, forcedScheduler: forced, probe: { probe },
                                    executable: "/usr/local/bin/notif")
         context.systemZone = .utc
         context.isExecutable = { $0 == "/usr/local/bin/notif" }

@@ -47,6 +47,11 @@ extension ReminderService {
             // Every configuration an apply wrote entries for, whatever variables this run has.
             var listed = EntryRemoval(place: EntryRemoval.configurationList, lookedIn: [configurationList.path])
             var records: [ConfigurationRecord] = []
+            // Held to the end: an apply of another configuration writes no entry meanwhile, so
+            // every record dropped below is of entries this run found. (Not held, when it cannot
+            // be taken: the list is then unreadable too, and that is said below.)
+            let held = try? configurationList.lock()
+            defer { held?.release() }
             do {
                 let list = try configurationList.read()
                 records = list.records
@@ -96,7 +101,7 @@ extension ReminderService {
             if removals.dropLast().allSatisfy(\.problems.isEmpty) {
                 forgetPlacements(places)
                 do {
-                    try configurationList.remove(Set(records))
+                    try configurationList.remove(Set(records), holding: held)
                 } catch {
                     removals[4].notes.append("\(error): it still names configurations whose entries are gone (a later reset finds nothing there)")
                 }

@@ -24,27 +24,35 @@ public struct ConfigurationListFile: Sendable {
         return ConfigurationList(parsing: bytes)
     }
 
-    /// Adds `record` unless it is there (then nothing is written, nor locked).
-    public func add(_ record: ConfigurationRecord) throws(FileError) {
-        if try read().records.contains(record) { return }
-        try change { $0.adding(record) }
+    /// Takes the list's lock (exclusive), making its directory. An apply holds it from adding its
+    /// record until its entries are written, and `reset --entries` for its whole run, so a reset
+    /// never drops the record of entries written while it looked.
+    public func lock() throws(FileError) -> HeldLock {
+        try FileIO.makeDirectory(directory)
+        return try FileLock.acquire(lockPath)
+    }
+
+    /// Adds `record` unless it is there (then nothing is written). `held`: the lock, when the
+    /// caller holds it already.
+    public func add(_ record: ConfigurationRecord, holding held: HeldLock? = nil) throws(FileError) {
+        try change(holding: held) { $0.adding(record) }
     }
 
     /// Drops the records in `gone` (another process's lines, and lines that are not records,
     /// stay); the file goes when nothing is left.
-    public func remove(_ gone: Set<ConfigurationRecord>) throws(FileError) {
+    public func remove(_ gone: Set<ConfigurationRecord>, holding held: HeldLock? = nil) throws(FileError) {
         guard !gone.isEmpty else { return }
-        try change { list in
+        try change(holding: held) { list in
             let left = list.removing(gone)
             return left == list ? nil : left
         }
     }
 
-    /// Reads the list under the lock and writes what `edit` returns (nil: no change).
-    private func change(_ edit: (ConfigurationList) -> ConfigurationList?) throws(FileError) {
-        try FileIO.makeDirectory(directory)
-        let lock = try FileLock.acquire(lockPath)
-        defer { lock.release() }
+    /// Reads the list under the lock (taken here unless `held`) and writes what `edit` returns
+    /// (nil: no change).
+    private func change(holding held: HeldLock?, _ edit: (ConfigurationList) -> ConfigurationList?) throws(FileError) {
+        let taken = held == nil ? try lock() : nil
+        defer { taken?.release() }
         guard let changed = edit(try read()) else { return }
         if changed.isEmpty {
             try FileIO.remove(path)
@@ -72,12 +80,20 @@ extension ReminderService {
     /// could not (the entries are written anyway: a reset run with this configuration's
     /// variables still finds them).
     public func recordConfiguration() -> String? {
+        listConfiguration().warning
+    }
+
+    /// As `recordConfiguration`, keeping the list's lock for the caller to release once its
+    /// entries are written (nil when the lock could not be taken).
+    func listConfiguration() -> (held: HeldLock?, warning: String?) {
         let list = configurationList
+        var held: HeldLock?
         do {
-            try list.add(configurationRecord)
-            return nil
+            held = try list.lock()
+            try list.add(configurationRecord, holding: held)
+            return (held, nil)
         } catch {
-            return "\(error); `notif reset --entries` finds this configuration's entries only when run with its XDG_CONFIG_HOME and XDG_STATE_HOME"
+            return (held, "\(error); `notif reset --entries` finds this configuration's entries only when run with its XDG_CONFIG_HOME and XDG_STATE_HOME")
         }
     }
 }

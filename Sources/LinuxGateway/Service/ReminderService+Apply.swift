@@ -36,8 +36,11 @@ extension ReminderService {
                                               entry: makeEntry)
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
         }
-        // On the list before any entry is written, so a reset run with other variables finds them.
-        let unlisted = LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : recordConfiguration()
+        // On the list before any entry is written, so a reset run with other variables finds them;
+        // the list stays locked until they are, so a reset running now cannot drop the record.
+        let listing = LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : listConfiguration()
+        defer { listing?.held?.release() }
+        let unlisted = listing?.warning
         var loaded = loaded
         if let unlisted { loaded.notice = [loaded.notice, unlisted].compactMap { $0 }.joined(separator: "; ") }
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
