@@ -46,8 +46,8 @@ public enum NotifCommandLine {
         [
             OptionDeclaration("--scheduler", value: ValueDeclaration("NAME", schedulers, noun: "scheduler"), summary: """
                 use this scheduler for this run only: systemd, cron or embedded, even when its daemon is not \
-                running. Nothing is saved; where it moves the reminder, later plain runs leave it while that \
-                scheduler can hold it. `notif set scheduler NAME` saves a choice instead
+                running. Nothing is saved (`notif set scheduler NAME` saves a choice); where it moves the \
+                reminder, later plain runs leave it while that scheduler can hold it
                 """, environment: "NOTIF_SCHEDULER"),
             OptionDeclaration("--help", short: "-h", summary: "show help (after a command: that command's help)"),
             OptionDeclaration("--version", short: "-V", summary: "show the version"),

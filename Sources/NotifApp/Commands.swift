@@ -12,7 +12,9 @@ struct Commands {
     var service: ReminderService { ReminderService(context: context) }
     var presenter: Presenter {
         let service = self.service
-        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint, nextFire: service.nextFire)
+        let probe = context.probe
+        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint, nextFire: service.nextFire,
+                         cannotFire: { ReminderService.cannotFire(on: $0, probe: probe()) })
     }
     var account: AccountService {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)

@@ -9,6 +9,8 @@ struct Presenter {
     var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
     /// When each reminder next fires and is shown (`ReminderService.nextFire`), by id.
     var nextFire: () -> [String: Instant] = { [:] }
+    /// Why a scheduler's entries do not fire on this machine now (`ReminderService.cannotFire`), if so.
+    var cannotFire: (SchedulerKind) -> CannotFire? = { _ in nil }
 
     /// A line when the entries changed scheduler, then one per reminder (and per entry removed
     /// from the scheduler that held them before).
@@ -26,10 +28,11 @@ struct Presenter {
         }
         lines += stillFiring(outcome).map { "\($0.title): may still fire: \($0.detail)" }
         let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
+        let idle = outcome.choice.kind.flatMap(cannotFire)
         for item in outcome.report.outcomes where !(item.isFailure && !planned.contains(item.id) && outcome.choice.kind != nil) {
             if onlyFailures && !item.isFailure { continue }
             let reminder = LocalReminders.reminder(id: item.id)
-            lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences))")
+            lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences, cannotFire: idle))")
         }
         return lines
     }
@@ -69,10 +72,13 @@ struct Presenter {
         return result
     }
 
-    func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences) -> String {
+    /// - Parameter cannotFire: why the scheduler's entries do not fire now: said in place of the next time.
+    func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences,
+                  cannotFire: CannotFire? = nil) -> String {
         let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
-            reminder.map { reminder in
+            if let cannotFire { return "; it cannot fire yet: " + StatusWords.cannotFire(cannotFire) }
+            return reminder.map { reminder in
                 "; next " + (nextFire()[reminder.id] ?? ReminderClock.nextFire(of: reminder, after: clock.now(), in: zone)).shortDisplay(in: zone)
             } ?? ""
         }

@@ -59,7 +59,10 @@ extension Commands {
     private func turnOff(_ reminder: LocalReminder, icon: String) {
         let said = Captured()
         let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.rawValue, "off")
-        let what = said.text.split(separator: "\n").joined(separator: "; ")
+        // What `set` said, without a line the next one repeats ("Tips & Updates: off", then
+        // "Tips & Updates: off, nothing scheduled").
+        let lines = said.text.split(separator: "\n").map(String.init)
+        let what = lines.filter { line in !lines.contains { $0 != line && $0.hasPrefix(line) } }.joined(separator: "; ")
         guard code != .success else {
             record(reminder, .turnedOff, "Turn off pressed on the notification" + (what.isEmpty ? "" : ": " + what))
             return

@@ -52,6 +52,7 @@ import TestSupport
         // The press is in the delivery log; the last delivery stays the reminder's.
         let history = try user.run([binary, "history"], env)
         #expect(history.stdout.contains("tips-and-updates  turned-off (button): Turn off pressed on the notification"), "\(history)")
+        #expect(!history.stdout.contains("Tips & Updates: off; Tips & Updates: off"), "a line the next repeats: \(history)")
         #expect(status.stdout.contains("Last delivery:") && !status.stdout.contains("turned-off"), "\(status)")
     }
 

@@ -58,7 +58,8 @@ import Storage
         try embedded.install(entry)
         #expect(try embedded.entries() == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
         #expect(try embedded.entry("tips-and-updates", installed: embedded.installed()["tips-and-updates"]!, userZone: .utc).firing
-            == EntryFiring(.embedded(time: DailyTime(hour: 9, minute: 0), weekday: nil, zone: "Asia/Kolkata")))
+            == EntryFiring(.embedded(time: DailyTime(hour: 9, minute: 0), weekday: nil, zone: "Asia/Kolkata"),
+                           wanted: WantedTime(time: DailyTime(hour: 9, minute: 0), zone: "UTC")))
         let round = EmbeddedEntry(id: "x", time: DailyTime(hour: 9, minute: 0), zone: "EST5EDT,M3.2.0,M11.1.0")
         #expect(EmbeddedEntry(parsing: round.text) == round)
     }

@@ -40,6 +40,22 @@ import Testing
         #expect(try !fixture.context.store.load().preferences.tipsAndUpdates)
     }
 
+    /// What `set` says of a scheduled reminder agrees with `status`: the next time when its
+    /// scheduler fires here, else why it cannot fire (no notif daemon runs the built-in entry).
+    @Test func setSaysWhenTheReminderComesOrWhyItCannotFire() throws {
+        var fixture = AppFixture()
+        let captured = CapturedOutput()
+        #expect(commands(fixture, captured).permission("allow") == .success && commands(fixture, captured).set(tips, "on") == .success)
+        #expect(captured.out.contains("Tips & Updates: scheduled daily at 09:00 with embedded; it cannot fire yet: built-in entries fire only while `notif daemon` runs"),
+                "\(captured.out)")
+        #expect(!captured.out.contains("; next "), "\(captured.out)")
+
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
+        let running = CapturedOutput()
+        #expect(commands(fixture, running).set(tips, "off") == .success && commands(fixture, running).set(tips, "on") == .success)
+        #expect(running.out.contains("Tips & Updates: scheduled daily at 09:00 with embedded; next Tue 1 Dec 09:00"), "\(running.out)")
+    }
+
     @Test func theMasterSwitchOffCancelsAndKeepsTheToggle() throws {
         let fixture = AppFixture(), captured = CapturedOutput()
         let run = commands(fixture, captured)

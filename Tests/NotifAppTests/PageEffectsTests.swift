@@ -81,7 +81,8 @@ import Testing
             Issue.record("no refreshed status")
             return
         }
-        #expect(refreshed.facts.entries?[tips]?.firing == EntryFiring(.embedded(time: DailyTime(hour: 9, minute: 0), weekday: nil, zone: nil)))
+        #expect(refreshed.facts.entries?[tips]?.firing == EntryFiring(.embedded(time: DailyTime(hour: 9, minute: 0), weekday: nil, zone: nil),
+                                                                      wanted: WantedTime(time: DailyTime(hour: 9, minute: 0), zone: "UTC")))
         #expect(refreshed.facts.schedulerCannotFire == nil && refreshed.overridden)
         // Turned off: the next apply removes it.
         try fixture.context.store.update { $0.tipsAndUpdates = false }

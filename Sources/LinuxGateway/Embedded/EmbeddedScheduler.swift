@@ -65,13 +65,14 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     /// The installed file's time, weekday and zone.
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
-        InstalledEntry(id: id, current: false, firing: firing(text))
+        InstalledEntry(id: id, current: false, firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
     }
 
-    /// The time, weekday and zone the installed entry keeps.
-    func firing(_ installed: String) -> EntryFiring? {
+    /// The time, weekday and zone the installed entry keeps, and the reminder's time in `userZone`.
+    func firing(_ installed: String, userZone: ZoneRules? = nil, time: DailyTime? = nil) -> EntryFiring? {
         guard let entry = EmbeddedEntry(parsing: installed) else { return nil }
         return EntryFiring(.embedded(time: entry.time, weekday: entry.weekday, zone: entry.zone),
+                           wanted: time.flatMap { time in userZone.map { WantedTime(time: time, zone: $0.name) } },
                            earlierNotif: installed.hasPrefix(Self.untaggedNote))
     }
 
