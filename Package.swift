@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic", "Storage"]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "SharedLogic", "LinuxGateway"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
-        .testTarget(name: "NotifAppTests", dependencies: ["NotifApp", "SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CommandLineInterface", "CursesTerminal"]),
+        .testTarget(name: "NotifAppTests", dependencies: ["NotifApp", "TestSupport", "SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CommandLineInterface", "CursesTerminal"]),
         .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway", "TestSupport"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SharedLogic
 @testable import LinuxGateway
+import TestSupport
 
 @Suite struct CronGatewayCallTests {
     func gateway(_ store: CrontabStore, scratch: Scratch) -> (CronGateway, RecordingRunner) {
@@ -32,9 +33,7 @@ import SharedLogic
         let scratch = Scratch()
         let store = CrontabStore("MAILTO=\"\"\n")
         let (cron, runner) = gateway(store, scratch: scratch)
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
+        let p = NotificationPreferences.tipsOnAndAllowed
         _ = LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() })
         let before = runner.calls.count
         let report = LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() })

@@ -16,15 +16,21 @@ import TestSupport
         #expect(!result.succeeded)
     }
 
-    /// A program still open for writing somewhere ("Text file busy": being installed, or held by
-    /// another thread's child between fork and exec) starts once the writer lets go.
-    @Test func aProgramBusyForAMomentStillStarts() throws {
+    /// A script that prints "started", still open for writing ("Text file busy" until `fd` is closed).
+    func busyScript() -> (path: String, fd: Int32) {
         let path = FileManager.default.temporaryDirectory.path + "/notif-busy-" + UUID().uuidString.prefix(8)
-        defer { unlink(path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
         #expect(fd >= 0)
         let script = Array("#!/bin/sh\necho started\n".utf8)
         #expect(write(fd, script, script.count) == script.count)
+        return (path, fd)
+    }
+
+    /// A program still open for writing somewhere ("Text file busy": being installed, or held by
+    /// another thread's child between fork and exec) starts once the writer lets go.
+    @Test func aProgramBusyForAMomentStillStarts() throws {
+        let (path, fd) = busyScript()
+        defer { unlink(path) }
         let writer = Thread { usleep(100_000); close(fd) }
         writer.start()
         let result = try runner.run([path])
@@ -34,12 +40,8 @@ import TestSupport
     /// While one start waits for a busy program, other programs start and finish: the wait is
     /// outside the lock that records running children (which a quitting page also takes).
     @Test func anotherProgramStartsWhileOneWaitsForABusyProgram() throws {
-        let path = FileManager.default.temporaryDirectory.path + "/notif-busy-" + UUID().uuidString.prefix(8)
+        let (path, fd) = busyScript()
         defer { unlink(path) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o755)
-        #expect(fd >= 0)
-        let script = Array("#!/bin/sh\necho started\n".utf8)
-        #expect(write(fd, script, script.count) == script.count)
         let retriesBefore = SpawnProcessRunner.busyRetries.load(ordering: .relaxed)
         // nil until the busy start returns; then what it printed, or its error.
         let busy = Mutex<String?>(nil)

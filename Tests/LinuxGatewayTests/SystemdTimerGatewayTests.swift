@@ -3,6 +3,7 @@ import Testing
 import SharedLogic
 import Storage
 @testable import LinuxGateway
+import TestSupport
 
 /// The systemd gateway's files and its exact `systemctl --user` calls, through the process-runner
 /// seam: enable/disable run the real systemctl (file-only, as with no manager), the calls that
@@ -32,12 +33,7 @@ import Storage
 
     func exists(_ path: String) -> Bool { (try? FileStatus.of(path, followLinks: false)) != nil }
 
-    var on: NotificationPreferences {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
-        return p
-    }
+    var on: NotificationPreferences { .tipsOnAndAllowed }
 
     @Test func withoutAManagerInstallWritesEnablesAndStartsNothing() throws {
         let systemd = gateway(manager: false)

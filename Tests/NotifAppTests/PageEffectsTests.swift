@@ -6,6 +6,7 @@ import SettingsUI
 import SharedLogic
 import Storage
 import Testing
+import TestSupport
 
 /// The page's effects carried out on real files in a scratch home, with the built-in scheduler
 /// (whose entries are files) and a scripted runner standing in for notify-send: each effect
@@ -18,12 +19,7 @@ import Testing
     }
     let tips = "tips-and-updates"
 
-    var allowed: NotificationPreferences {
-        var preferences = NotificationPreferences()
-        preferences.tipsAndUpdates = true
-        preferences.permission = .granted
-        return preferences
-    }
+    var allowed: NotificationPreferences { .tipsOnAndAllowed }
 
     @Test func aCommitSavesTheChangesAndAnswersWithWhatIsSaved() throws {
         let fixture = AppFixture()

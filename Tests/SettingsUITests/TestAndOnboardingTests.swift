@@ -1,6 +1,7 @@
 import Testing
 import SharedLogic
 @testable import SettingsUI
+import TestSupport
 
 /// `t` asks before a test while nobody has decided; onboarding never asks a decided permission;
 /// "Don't allow" leaves a page that says the reminder is blocked.
@@ -49,9 +50,7 @@ import SharedLogic
     /// Tips & Updates turned on before the first page (`notif set tips-and-updates on`): the
     /// wizard says it is on and offers only to go on, not to turn it on.
     @Test func onboardingDoesNotOfferToTurnOnWhatIsAlreadyOn() {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
+        let p = NotificationPreferences.tipsOnAndAllowed
         var s = Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
                                       unicode: true, onboarding: true))
         s.press(.enter)

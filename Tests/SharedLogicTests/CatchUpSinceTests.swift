@@ -1,16 +1,12 @@
 import Testing
 @testable import SharedLogic
+import TestSupport
 
 /// A catch-up shows today's reminder only when the entry that asks existed at today's time: a
 /// reminder turned on at 14:00 has missed nothing today, and its first showing is tomorrow's 09:00.
 @Suite struct CatchUpSinceTests {
     let tips = LocalReminders.tipsAndUpdates
-    var on: NotificationPreferences {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
-        return p
-    }
+    var on: NotificationPreferences { .tipsOnAndAllowed }
 
     func decide(_ kind: DeliveryKind = .catchUp, at now: String, since: String?, last: CivilDate? = nil) throws -> DeliveryDecision {
         DeliveryDecision.decide(tips, kind: kind, preferences: on, lastDelivered: last, now: TestSupport.utc(now),

@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedLogic
+import TestSupport
 
 @Suite struct LocalRemindersRulesTests {
     /// Every combination of the settings that matter, and some that must not.
@@ -105,12 +106,7 @@ final class MemoryGateway: LocalNotificationGateway {
                        catchUpCommand: ["/usr/bin/notif", "deliver", "--catch-up", reminder.id])
     }
 
-    var on: NotificationPreferences {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
-        return p
-    }
+    var on: NotificationPreferences { .tipsOnAndAllowed }
 
     @Test func repeatedAppliesLeaveExactlyOneEntryAndTheLaterOnesDoNothing() {
         let gateway = MemoryGateway()

@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedLogic
+import TestSupport
 
 /// The one status: planned vs installed, which entries cannot fire, and the next reminder or
 /// why there is none, judged from typed facts.
@@ -7,12 +8,7 @@ import Testing
     static let tips = LocalReminders.tipsAndUpdates.id
     static let nine = Instant(seconds: 1_796_112_000)
 
-    var wanted: NotificationPreferences {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
-        return p
-    }
+    var wanted: NotificationPreferences { .tipsOnAndAllowed }
 
     func status(_ p: NotificationPreferences, _ facts: SchedulerFacts, unreadable: Bool = false) -> ReminderStatus {
         ReminderStatus.compute(p, facts: facts, unreadable: unreadable, nextFire: [Self.tips: Self.nine])

@@ -1,5 +1,6 @@
 import Testing
 @testable import SharedLogic
+import TestSupport
 
 /// The system-zone times a cron line needs so that the reminder comes at 09:00 in the user's
 /// zone, with zones injected (expected times written out by hand), and checked day by day.
@@ -102,12 +103,7 @@ import Testing
 /// late): the other runs of an entry (the other half of the year) do nothing and record nothing.
 @Suite struct DeliveryTimeWindowTests {
     let tips = LocalReminders.tipsAndUpdates
-    var on: NotificationPreferences {
-        var p = NotificationPreferences()
-        p.tipsAndUpdates = true
-        p.permission = .granted
-        return p
-    }
+    var on: NotificationPreferences { .tipsOnAndAllowed }
 
     func decide(_ kind: DeliveryKind, _ now: String, in zone: String, last: CivilDate? = nil) throws -> DeliveryDecision {
         DeliveryDecision.decide(tips, kind: kind, preferences: on, lastDelivered: last, now: TestSupport.utc(now), zone: try TestSupport.zone(zone))
