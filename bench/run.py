@@ -267,10 +267,10 @@ def switches(pid):
     return None
 
 
-def posix_tz_with_local_hour(hour):
-    """A POSIX TZ string (whole minutes) whose local time is about `hour`:00 now."""
+def posix_tz_with_local_hour(hour, minute=0):
+    """A POSIX TZ string (whole minutes) whose local time now is in the minute before `hour`:`minute`."""
     now = int(time.time()) % 86400
-    offset = ((hour * 3600 - now) // 60) % 1440
+    offset = ((hour * 3600 + minute * 60 - now) // 60) % 1440
     if offset > 14 * 60:
         offset -= 1440
     sign = "-" if offset >= 0 else ""  # POSIX TZ offsets are west of UTC: the sign is inverted
@@ -324,7 +324,9 @@ def deliver_rows(runs=40):
                 break
             time.sleep(0.05)
         h = home("deliver", {"version": 1, "onboardingCompleted": True, "tipsAndUpdates": True, "permission": "granted"})
-        e = env(h, DBUS_SESSION_BUS_ADDRESS=address)
+        # A scheduled run delivers only at the reminder's time in the user's zone (up to 30
+        # minutes late): a zone where it is 09:01 now.
+        e = env(h, DBUS_SESSION_BUS_ADDRESS=address, TZ=posix_tz_with_local_hour(9, 2))
         subprocess.run([NOTIF, "apply"], env=e, capture_output=True)
         delivered = os.path.join(h, ".local/state/notif/delivered.json")
         times = []
