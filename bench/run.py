@@ -365,12 +365,14 @@ def cron_rows():
             os.chmod(p, 0o755)
         user_home = subprocess.run(["sh", "-c", "getent passwd %s | cut -d: -f6" % USER], capture_output=True, text=True).stdout.strip()
         e = {"HOME": user_home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NOTIF_SCHEDULER": "cron", "TZ": "Europe/Berlin"}
-        # Debian's crontab takes at most 10,000 lines: the user's 9,994 plus notif's block.
-        lines = "".join("%d 3 * * * /bin/true job %d\n" % (i % 60, i) for i in range(9_994))
-        subprocess.run(["crontab", "-u", USER, "-"], input=lines, text=True, check=True)
         run_as = ["/usr/sbin/runuser", "-u", USER, "--", "env", "-i"] + ["%s=%s" % kv for kv in e.items()]
         subprocess.run(run_as + [binary_dir + "/notif", "permission", "grant"], capture_output=True)
-        subprocess.run(run_as + [binary_dir + "/notif", "set", "tips-and-updates", "on"], capture_output=True)
+        subprocess.run(run_as + [binary_dir + "/notif", "set", "tips-and-updates", "on"], capture_output=True, check=True)
+        # Debian's crontab takes at most 10,000 lines: the user's lines, then notif's block
+        # (its size depends on the zones: a run for each distance between them, and @reboot).
+        block = subprocess.run(["crontab", "-l", "-u", USER], capture_output=True, text=True, check=True).stdout
+        lines = "".join("%d 3 * * * /bin/true job %d\n" % (i % 60, i) for i in range(10_000 - block.count("\n")))
+        subprocess.run(["crontab", "-u", USER, "-"], input=lines + block, text=True, check=True)
         # Processes: strace (crontab loses its setgid under ptrace, so its read fails there, but
         # the process count is what is measured). Writes: every file apply could touch, compared
         # before and after an untraced no-op apply.
