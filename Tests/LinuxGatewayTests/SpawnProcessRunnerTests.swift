@@ -31,9 +31,16 @@ import TestSupport
     @Test func aProgramBusyForAMomentStillStarts() throws {
         let (path, fd) = busyScript()
         defer { unlink(path) }
-        let writer = Thread { usleep(100_000); close(fd) }
+        // The writer lets go once the start has met the busy file (not after a guessed delay,
+        // which a slow start could outlast, and then the retry would go untried).
+        let retriesBefore = SpawnProcessRunner.busyRetries.load(ordering: .relaxed)
+        let writer = Thread {
+            _ = waitUntil(10) { SpawnProcessRunner.busyRetries.load(ordering: .relaxed) > retriesBefore }
+            close(fd)
+        }
         writer.start()
         let result = try runner.run([path])
+        #expect(SpawnProcessRunner.busyRetries.load(ordering: .relaxed) > retriesBefore, "the start never met the busy file")
         #expect(result.stdoutText == "started\n" && result.exitStatus == 0, "\(result.stderrText)")
     }
 
