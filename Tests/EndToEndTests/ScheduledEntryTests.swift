@@ -150,9 +150,11 @@ struct ConfigurationOwnershipTests {
             + "# notif reminder: tips-and-updates\n0 9 * * * /old/notif deliver tips-and-updates\n@reboot /old/notif deliver --catch-up tips-and-updates\n"
             + "# END notif managed block\n"
         try user.setCrontab(Self.mine + old)
-        #expect(try setup.notif(["permission", "grant"], other: true, scheduler: "cron").status == 0)
+        let granted = try setup.notif(["permission", "grant"], other: true, scheduler: "cron")
+        #expect(granted.status == 0, "\(granted)")
         // The other configuration adds its block and leaves the old one (not its own) alone.
-        #expect(try setup.notif(["set", "tips-and-updates", "on"], other: true, scheduler: "cron").status == 0)
+        let on = try setup.notif(["set", "tips-and-updates", "on"], other: true, scheduler: "cron")
+        #expect(on.status == 0, "\(on)")
         var crontab = try user.crontab()
         #expect(crontab.hasPrefix(Self.mine + old), "\(crontab)")
         #expect(crontab.components(separatedBy: "# BEGIN notif managed block").count == 3, "\(crontab)")
@@ -173,7 +175,8 @@ struct ConfigurationOwnershipTests {
         }
         #expect(try user.crontab() == crontab)
         // Off in one leaves the other's entry.
-        #expect(try setup.notif(["set", "tips-and-updates", "off"], other: true, scheduler: "cron").status == 0)
+        let off = try setup.notif(["set", "tips-and-updates", "off"], other: true, scheduler: "cron")
+        #expect(off.status == 0, "\(off)")
         crontab = try user.crontab()
         #expect(crontab.components(separatedBy: "deliver --quiet tips-and-updates").count == 2 && !crontab.contains(setup.other), "\(crontab)")
         #expect(try setup.notif(["set", "tips-and-updates", "off"], scheduler: "cron").status == 0)

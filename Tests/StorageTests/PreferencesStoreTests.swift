@@ -18,8 +18,10 @@ import SharedLogic
     @Test func updateWritesPrivateFileInPrivateDirectory() throws {
         let dir = TempDir()
         let store = PreferencesStore(paths: dir.paths, clock: clock)
-        let old = umask(0)
-        defer { umask(old) }
+        // Under the test process's own umask (022 here: 0755 and 0644 if the modes were left to
+        // it). Not umask(0): the umask is the whole process's, and a program another test started
+        // meanwhile made its directories world-writable. Under umask 000 the shipped binary is
+        // checked by `ReliabilityFileModeTests`, in a child of its own.
         try store.update { $0.tipsAndUpdates = true }
         #expect(dir.mode("config/notif") == 0o700)
         #expect(dir.mode("config/notif/settings.json") == 0o600)
