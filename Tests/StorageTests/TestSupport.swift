@@ -38,3 +38,17 @@ struct FixedClock: WallClock {
     var instant: Instant
     func now() -> Instant { instant }
 }
+
+/// A fresh directory where the trust rule can pass (not under /tmp): root's /var/lib/notif-tests,
+/// else ~/.cache/notif-tests; mode 0755, removed when the value is released.
+final class TrustedDir {
+    let path: String
+    init() {
+        let base = getuid() == 0 ? "/var/lib/notif-tests" : NSHomeDirectory() + "/.cache/notif-tests"
+        path = base + "/storage-" + UUID().uuidString.prefix(8).lowercased()
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(base, 0o755)
+        chmod(path, 0o755)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -60,12 +60,23 @@ enum NotifBinary {
 }
 
 /// A private directory tree for one test: HOME and XDG dirs for notif, removed afterwards.
+/// Not under /tmp: notif schedules nothing from a place others can write in (README, Security).
 final class Sandbox {
     let path: String
     init() {
-        path = "/tmp/notif-e2e-" + UUID().uuidString.prefix(8).lowercased()
+        path = Self.base + "/notif-e2e-" + UUID().uuidString.prefix(8).lowercased()
         try! FileManager.default.createDirectory(atPath: path + "/home", withIntermediateDirectories: true)
+        chmod(path, 0o755)
     }
+
+    /// Where sandboxes go: root's /var/lib/notif-tests (throwaway users can reach it), else ~/.cache/notif-tests.
+    /// Owned by the user (or root) and writable by nobody else, as notif's trust rule asks.
+    static let base: String = {
+        let base = getuid() == 0 ? "/var/lib/notif-tests" : NSHomeDirectory() + "/.cache/notif-tests"
+        try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        chmod(base, 0o755)
+        return base
+    }()
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     var configDir: String { path + "/home/.config/notif" }
