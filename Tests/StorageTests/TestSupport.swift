@@ -39,12 +39,12 @@ struct FixedClock: WallClock {
     func now() -> Instant { instant }
 }
 
-/// A fresh directory where the trust rule can pass (not under /tmp): root's /var/lib/notif-tests,
-/// else ~/.cache/notif-tests; mode 0755, removed when the value is released.
+/// A fresh directory where the trust rule can pass (not under /tmp): under root's /srv/notif-e2e,
+/// else ~/.cache/notif-e2e (as the end-to-end sandboxes); mode 0755, removed when released.
 final class TrustedDir {
     let path: String
     init() {
-        let base = getuid() == 0 ? "/var/lib/notif-tests" : NSHomeDirectory() + "/.cache/notif-tests"
+        let base = getuid() == 0 ? "/srv/notif-e2e" : NSHomeDirectory() + "/.cache/notif-e2e"
         path = base + "/storage-" + UUID().uuidString.prefix(8).lowercased()
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         chmod(base, 0o755)

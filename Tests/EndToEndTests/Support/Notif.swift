@@ -64,15 +64,16 @@ enum NotifBinary {
 final class Sandbox {
     let path: String
     init() {
-        path = Self.base + "/notif-e2e-" + UUID().uuidString.prefix(8).lowercased()
+        path = Self.base + "/" + UUID().uuidString.prefix(8).lowercased()
         try! FileManager.default.createDirectory(atPath: path + "/home", withIntermediateDirectories: true)
         chmod(path, 0o755)
     }
 
-    /// Where sandboxes go: root's /var/lib/notif-tests (throwaway users can reach it), else ~/.cache/notif-tests.
-    /// Owned by the user (or root) and writable by nobody else, as notif's trust rule asks.
+    /// Where sandboxes go: root's /srv/notif-e2e (throwaway users can reach it; a sandbox's path is
+    /// no longer than one in /tmp was, as crontab lines holding it several times must stay under
+    /// cron's limit), else ~/.cache/notif-e2e. The user's (or root's), writable by nobody else.
     static let base: String = {
-        let base = getuid() == 0 ? "/var/lib/notif-tests" : NSHomeDirectory() + "/.cache/notif-tests"
+        let base = getuid() == 0 ? "/srv/notif-e2e" : NSHomeDirectory() + "/.cache/notif-e2e"
         try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         chmod(base, 0o755)
         return base
