@@ -83,6 +83,7 @@ public enum NotifMain {
             output.error(problem)
             return .failure
         }
+        if let parsed, let refused = Commands.refusedRun(parsed, context: context, output: output) { return refused }
         let commands = Commands(context: context, output: output)
         // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
         let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))

@@ -60,12 +60,24 @@ enum NotifBinary {
 }
 
 /// A private directory tree for one test: HOME and XDG dirs for notif, removed afterwards.
+/// Not under /tmp: notif schedules nothing from a place others can write in (README, Security).
 final class Sandbox {
     let path: String
     init() {
-        path = "/tmp/notif-e2e-" + UUID().uuidString.prefix(8).lowercased()
+        path = Self.base + "/" + UUID().uuidString.prefix(8).lowercased()
         try! FileManager.default.createDirectory(atPath: path + "/home", withIntermediateDirectories: true)
+        chmod(path, 0o755)
     }
+
+    /// Where sandboxes go: root's /srv/notif-e2e (throwaway users can reach it; a sandbox's path is
+    /// no longer than one in /tmp was, as crontab lines holding it several times must stay under
+    /// cron's limit), else ~/.cache/notif-e2e. The user's (or root's), writable by nobody else.
+    static let base: String = {
+        let base = getuid() == 0 ? "/srv/notif-e2e" : NSHomeDirectory() + "/.cache/notif-e2e"
+        try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        chmod(base, 0o755)
+        return base
+    }()
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     var configDir: String { path + "/home/.config/notif" }
