@@ -44,16 +44,37 @@ import SharedLogic
         #expect(history.contains("-n, --limit COUNT"))
         let set = declaration.help(declaration.command("set")!)
         for setting in Setting.all {
-            #expect(set.contains("  " + Wording.padded(setting.name, to: 20) + setting.values.joined(separator: "|")), "\(setting.name)")
+            #expect(set.contains("  " + Wording.padded(setting.name, to: 20) + Wording.list(setting.values)), "\(setting.name)")
         }
         let permission = declaration.help(declaration.command("permission")!)
         #expect(permission.contains("  deny ") && !permission.contains("  grant "))
     }
 
-    @Test func helpLinesFitAnEightyColumnTerminal() {
-        for command in declaration.visibleCommands {
-            for line in declaration.help(command).split(separator: "\n") where !line.hasPrefix("Usage:") && !line.hasPrefix("Not together:") {
-                #expect(line.count <= 79, "\(command.name): \(line)")
+    /// Every help text, the overview too, usage lines included, is wrapped within 79 columns
+    /// (one short of an 80-column terminal, so no terminal wraps it again).
+    @Test func everyHelpTextFitsAnEightyColumnTerminal() {
+        let texts = [("--help", declaration.overview)] + declaration.visibleCommands.map { ($0.name, declaration.help($0)) }
+        for (name, text) in texts {
+            for line in text.split(separator: "\n") {
+                #expect(line.count <= 79, "\(name): \(line.count) columns: \(line)")
+            }
+        }
+        #expect(CommandLineDeclaration.usageLines("notif daemon [--poll-interval SECONDS] [--install-autostart|--remove-autostart]", width: 50)
+                == "Usage: notif daemon [--poll-interval SECONDS]\n                    [--install-autostart|--remove-autostart]")
+    }
+
+    /// A list of values reads the same in help, errors and the man page: "a, b or c"; `|`
+    /// stays in usage lines, the synopsis.
+    @Test func valueListsHaveOneWording() {
+        let sound = Setting.all.first { $0.name == "sound" }!.values
+        #expect(declaration.help(declaration.command("set")!).contains("  sound               " + Wording.list(sound)))
+        #expect(usageError(["set", "sound", "loud"])?.message == "'loud' is not a value for sound; use " + Wording.list(sound))
+        #expect(declaration.manPage.contains(Wording.list(sound.map { "\\fB\($0)\\fR" })))
+        for (name, text) in [("--help", declaration.overview)] + declaration.visibleCommands.map({ ($0.name, declaration.help($0)) }) {
+            // After the usage lines (the first paragraph of a command's help).
+            let words = name == "--help" ? text : String(text.split(separator: "\n\n", maxSplits: 1).last ?? "")
+            for line in words.split(separator: "\n") where !line.hasPrefix("Usage:") {
+                #expect(!line.contains("|"), "\(name): \(line)")
             }
         }
     }
