@@ -48,18 +48,19 @@ public enum TextWidth {
         return !TerminalText.needsEscape(scalar) && columns.columns(scalar) >= 0
     }
 
-    /// `text` cut to at most `width` columns, ending in `…` (or `.` without Unicode) when cut.
+    /// `text` cut to at most `width` columns, ending in `…` (or `...` without Unicode) when cut.
     /// `atWord`: cut at the last space that keeps at least half the width, so no word is split.
     public static func truncate(_ text: String, to width: Int, unicode: Bool = true, atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
+        let ellipsis = unicode ? "…" : "..."
+        guard width > ellipsis.count else { return String(ellipsis.prefix(width)) }
         var result = ""
         var used = 0
         var lastSpace: (index: String.Index, used: Int)?
-        let ellipsis: Character = unicode ? "…" : "."
         for character in text {
             let w = of(character)
-            if used + w > width - 1 { break }
+            if used + w > width - ellipsis.count { break }
             if character == " " { lastSpace = (result.endIndex, used) }
             result.append(character)
             used += w
@@ -67,8 +68,7 @@ public enum TextWidth {
         if atWord, let space = lastSpace, space.used >= width / 2 {
             result = String(result[..<space.index]) + " "
         }
-        result.append(ellipsis)
-        return result
+        return result + ellipsis
     }
 
     /// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line
