@@ -64,10 +64,10 @@ public enum NotifCommandLine {
             CommandDeclaration("status", summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
                 Shows the saved settings, the notification permission, the project mode, the scheduler \
                 choice and which scheduler holds notif's entries (with whether each scheduler can be used \
-                here, and why), what the settings plan and what is installed, when each installed entry \
-                really fires (Fires: in the scheduler's own terms, e.g. "cron at 03:30 system time \
-                (Etc/UTC), 09:00 in Asia/Kolkata"), whether plan and entries agree, when the next reminder \
-                fires (local time) and the last delivery.
+                here, and why), what the settings plan and what is installed, whether plan and entries \
+                agree, when the next reminder fires (local time) and the last delivery. Fires: says when \
+                each installed entry really fires, in the scheduler's own terms, e.g. "cron at 03:30 \
+                system time (Etc/UTC), 09:00 in Asia/Kolkata".
                 """, options: [
                     OptionDeclaration("--json", summary: """
                         one JSON object with the keys mode, preferences, permission, scheduler (the one in \

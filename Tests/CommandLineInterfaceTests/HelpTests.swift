@@ -1,6 +1,7 @@
 import Testing
 @testable import CommandLineInterface
 import SharedLogic
+import TestSupport
 
 @Suite struct HelpTests {
     let declaration = NotifCommandLine.declaration
@@ -84,5 +85,34 @@ import SharedLogic
         #expect(Wording.wrap("abcdefghij k", width: 5) == ["abcdefghij", "k"])
         #expect(Wording.table([("-a", "one two three four five six"), ("--bb", "x")], width: 16) == "  -a    one two three four\n        five six\n  --bb  x")
         #expect(Wording.list(["a", "b", "c"]) == "a, b or c" && Wording.list(["a"]) == "a")
+    }
+}
+
+/// What the command line says keeps its parentheses flat and closed: every help text, the
+/// man page, and the error for each kind of bad usage of each command.
+@Suite struct ParenthesesInMessagesTests {
+    @Test func helpAndUsageErrorsKeepParenthesesFlatAndClosed() {
+        let declaration = NotifCommandLine.declaration
+        var texts = [declaration.overview, declaration.manPage] + declaration.visibleCommands.map { declaration.help($0) }
+        var argvs: [[String]] = [["bogus"], ["sett"], ["--bogus"], ["--scheduler", "bogus"], ["--scheduler=auto"], ["--scheduler"], ["help", "bogus"]]
+        for command in declaration.commands {
+            let paths = [[command.name]] + command.subcommands.map { [command.name, $0.name] }
+            for path in paths {
+                argvs += [path, path + ["--bogus"], path + ["bogus"], path + ["bogus", "bogus"], path + ["a", "b", "c", "d"]]
+                let declared = path.count > 1 ? command.subcommand(path[1])! : command
+                if case .choice(let choices)? = declared.arguments.first?.kind, let choice = choices.first {
+                    argvs.append(path + [choice.word, "bogus"])
+                }
+                for option in declared.options where option.value != nil {
+                    argvs += [path + [option.long], path + [option.long, "-1"], path + [option.long, "zzz"], path + [option.long + "=99999999999999999999"]]
+                }
+                for group in declared.exclusive { argvs.append(path + group.flatMap { declared.option($0)?.value == nil ? [$0] : [$0, "20"] }) }
+            }
+        }
+        texts += argvs.compactMap { usageError($0)?.message }
+        #expect(texts.count > 100)
+        for text in texts {
+            #expect(Parentheses.problem(in: text) == nil)
+        }
     }
 }

@@ -248,7 +248,7 @@ struct SchedulerChoiceEndToEndTests {
         for command in [["apply"], ["set", "tips-and-updates", "on"]] {
             let result = try user.run([binary] + command, noCrontab)
             #expect(result.status == 1, "\(command): \(result)")
-            #expect(result.stderr.contains("the reminder stays with cron, where it may still fire: notif cannot use crontab (crontab is not installed"),
+            #expect(result.stderr.contains("the reminder stays with cron, where it may still fire, but notif cannot use crontab to check or change its entry: crontab is not installed"),
                     "\(command): \(result)")
             #expect(result.stderr.contains("make crontab usable and run `notif apply`"), "\(command): \(result)")
             #expect(!result.stdout.contains("with embedded") && !result.stdout.contains("Moved"), "\(command): \(result)")

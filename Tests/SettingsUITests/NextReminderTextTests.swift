@@ -1,5 +1,6 @@
 import SharedLogic
 import Testing
+import TestSupport
 @testable import SettingsUI
 
 /// The words after `Next reminder:` for every reason a reminder is or is not coming.
@@ -104,10 +105,14 @@ import Testing
         let state = Self.state(size: SettingsApp.minimumSize, unicode: unicode, error: "Not scheduled: crontab failed")
         let canvas = SettingsRenderer.render(state)
         let rows = Self.nextReminderRows(canvas)
-        #expect(rows.count == 2 && rows[1].hasSuffix(unicode ? " …" : " ..."), "\(rows)")
+        let mark = unicode ? " …" : " ..."
+        #expect(rows.count == 2 && (rows[1].hasSuffix(mark) || rows[1].hasSuffix(mark + ")")), "\(rows)")
+        #expect(Parentheses.problem(in: rows.joined(separator: " ")) == nil, "a cut inside parentheses closes them")
         #expect(canvas.row(containing: "Not scheduled: crontab") != nil, "the error still shows")
         #expect(TextWidth.truncate("abcdefgh", to: 6, unicode: false) == "abc...")
         #expect(TextWidth.truncate("abcdefgh", to: 6) == "abcde…")
         #expect(TextWidth.truncate("abcdefgh", to: 2, unicode: false) == "..")
+        #expect(TextWidth.truncate("ab (cdefgh)", to: 8) == "ab (cd…)" && TextWidth.truncate("ab (cdefgh)", to: 8, unicode: false) == "ab (...)")
+        #expect(TextWidth.wrap("aaaa (b cc dd ee)", width: 10, maxRows: 1) == ["aaaa (b …)"])
     }
 }

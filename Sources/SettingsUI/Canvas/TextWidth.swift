@@ -65,10 +65,19 @@ public enum TextWidth {
             result.append(character)
             used += w
         }
-        if atWord, let space = lastSpace, space.used >= width / 2 {
+        // Room for the `)` a cut inside parentheses ends with.
+        if used + of(cutMark(after: result, unicode: unicode)) > width, let last = result.popLast() { used -= of(last) }
+        if atWord, let space = lastSpace, space.index < result.endIndex, space.used >= width / 2 {
             result = String(result[..<space.index]) + " "
         }
-        return result + ellipsis
+        return result + cutMark(after: result, unicode: unicode)
+    }
+
+    /// What ends a cut: `…` (`...` without Unicode), and `)` when the cut falls inside
+    /// parentheses, so none is left open.
+    static func cutMark(after kept: String, unicode: Bool) -> String {
+        let open = kept.reduce(0) { $0 + ($1 == "(" ? 1 : $1 == ")" ? -1 : 0) }
+        return (unicode ? "…" : "...") + (open > 0 ? ")" : "")
     }
 
     /// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line
@@ -97,10 +106,14 @@ public enum TextWidth {
         guard maxRows > 0 else { return [] }
         guard lines.count > maxRows else { return lines }
         lines = Array(lines.prefix(maxRows))
-        let ellipsis = unicode ? "…" : "..."
+        let before = lines.dropLast().joined(separator: " ")
         var words = lines[maxRows - 1].split(separator: " ").map(String.init)
-        while !words.isEmpty && of(words.joined(separator: " ") + " " + ellipsis) > width { words.removeLast() }
-        lines[maxRows - 1] = words.isEmpty ? truncate(lines[maxRows - 1], to: width, unicode: unicode) : words.joined(separator: " ") + " " + ellipsis
+        func ended(_ words: [String]) -> String {
+            let kept = words.joined(separator: " ")
+            return kept + " " + cutMark(after: before + " " + kept, unicode: unicode)
+        }
+        while !words.isEmpty && of(ended(words)) > width { words.removeLast() }
+        lines[maxRows - 1] = words.isEmpty ? truncate(lines[maxRows - 1], to: width, unicode: unicode) : ended(words)
         return lines
     }
 }
