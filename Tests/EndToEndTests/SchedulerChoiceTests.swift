@@ -110,7 +110,7 @@ struct SchedulerChoiceEndToEndTests {
         document = try json(try user.run([binary, "status", "--json"]))
         #expect(document["schedulerChoice"] as? String == "auto" && document["scheduler"] as? String == "cron")
 
-        for (args, says) in [(["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto or systemd or cron or embedded"),
+        for (args, says) in [(["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto, systemd, cron or embedded"),
                              (["--scheduler", "auto", "status"], "`notif set scheduler auto` lets notif pick")] {
             let bad = try user.run([binary] + args)
             #expect(bad.status == 2 && bad.stderr.contains(says), "\(args): \(bad)")
