@@ -1,4 +1,5 @@
-# notif: `make run` sets up and starts notif; `make test` sets up and runs every test.
+# notif: `make run` sets up and starts notif; `make test` sets up and runs every test;
+# `make check` runs the unit tests alone.
 SHELL := /bin/bash
 SWIFT ?= swift
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
@@ -26,7 +27,7 @@ DEB_PACKAGES := dpkg binutils lintian
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
 BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux dbus xvfb dunst libnotify-bin libglib2.0-bin
 
-.PHONY: run test soak build release install install-files uninstall deb man deps-run deps-test clean screenshots bench
+.PHONY: run test check soak build release install install-files uninstall deb man deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -44,6 +45,13 @@ test: deps-test
 	touch $(RELEASE_BIN)
 	$(SWIFT) test --skip-build; status=$$?; scripts/cleanup-test-users; exit $$status
 	scripts/check-release-zones $(RELEASE_BIN)
+
+# The unit tests alone: the pure modules' suites, which start no servers, tmux or throwaway
+# users and need no root (a minute or less on 2 cores after a build). `make test` runs them too.
+UNIT_SUITES := SharedLogicTests|StorageTests|SettingsUITests|CommandLineInterfaceTests|CursesTerminalTests
+check: deps-run
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) test --skip-build --filter '^($(UNIT_SUITES))\.'
 
 # The long versions of the reliability suites (kills, fuzzing, concurrency): not part of `make test`.
 soak: deps-test
