@@ -32,8 +32,10 @@ import SharedLogic
     static func verify(_ files: [String], scratch: Scratch) throws -> ProcessResult {
         let runtime = scratch.path + "/runtime"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return try SpawnProcessRunner().run(["systemd-analyze", "--user", "verify"] + files, input: nil,
-                                            environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path], timeout: 60)
+        var result = try SpawnProcessRunner().run(["systemd-analyze", "--user", "verify"] + files, input: nil,
+                                                  environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path], timeout: 60)
+        result.stderr = SystemdVerifyNoise.strip(result.stderr)
+        return result
     }
 
     /// An executable at `path` (its directory made), standing in for notif.

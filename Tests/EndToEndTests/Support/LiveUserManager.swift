@@ -65,7 +65,10 @@ final class LiveUserManager {
         }
         var managerEnv = ["HOME": user.home, "USER": user.name, "LOGNAME": user.name, "XDG_RUNTIME_DIR": runtimeDirectory,
                           "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": zone]
-        if let display { managerEnv["DISPLAY"] = display }
+        if let display {
+            managerEnv["DISPLAY"] = display
+            try activateDunst()
+        }
         let assignments = managerEnv.keys.sorted().map { shellQuote("\($0)=\(managerEnv[$0]!)") }.joined(separator: " ")
         let cgroups = Self.hierarchies.map { shellQuote($0 + "/" + cgroup) }.joined(separator: " ")
         let script = """
@@ -92,6 +95,27 @@ final class LiveUserManager {
         guard words == "running" || words == "degraded" else {
             throw E2EFailure("systemd --user for \(user.name) did not finish starting: \(state)\n\(output)")
         }
+    }
+
+    /// The user's own D-Bus service file for org.freedesktop.Notifications, naming dunst: it
+    /// comes before the system's, where several servers (mako, swaync, xfce4-notifyd…) may each
+    /// ship one, and their systemd units claim the same bus name, so activation through the
+    /// manager could start another server or none. dbus-daemon starts this one itself.
+    private func activateDunst() throws {
+        let directory = user.home + "/.local/share/dbus-1/services"
+        let file = """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=/usr/bin/dunst -conf /dev/null
+
+            """
+        for step in [["mkdir", "-p", directory], ["chown", "-R", "\(user.uid):\(gid)", user.home + "/.local"]] {
+            let result = try EndToEndTests.run(step, environment: ["PATH": "/usr/bin:/bin"])
+            guard result.status == 0 else { throw E2EFailure("\(step.joined(separator: " ")): \(result)") }
+        }
+        let path = directory + "/org.freedesktop.Notifications.service"
+        try file.write(toFile: path, atomically: false, encoding: .utf8)
+        guard let owner = uid_t(user.uid), let group = gid_t(gid), chown(path, owner, group) == 0 else { throw E2EFailure("chown \(path)") }
     }
 
     /// Stops the manager as a logout does (SIGTERM: it stops its units, the session bus among
