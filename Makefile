@@ -14,8 +14,9 @@ FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
 # C library Debian ships are linked dynamically, so their security updates reach notif. Generic
 # types' metadata through direct accessors instead of demangling names at run time.
 # Debian's default hardening (read-only relocations; fortified, stack-protected C) and a build
-# id, which the package's debug symbols are found by.
-RELEASE := -c release --static-swift-stdlib \
+# id, which the package's debug symbols are found by; no $ORIGIN search path (every library is
+# the system's, and each lookup there cost a failed open per library at start).
+RELEASE := -c release --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xlinker --build-id=sha1 -Xlinker -z -Xlinker relro \
 	-Xcc -D_FORTIFY_SOURCE=2 -Xcc -fstack-protector-strong

@@ -216,6 +216,8 @@ def main():
         if not os.access(tool, os.X_OK):
             sys.exit("missing %s: run `make bench`" % tool)
     print("notif bench: %d runs each, alternating with dialog (%s)" % (RUNS, subprocess.run(["dialog", "--version"], capture_output=True, text=True).stdout.strip()), file=sys.stderr)
+    # How quiet the machine was: other work running meanwhile moves every timing.
+    load_before = os.getloadavg()
 
     if wanted("page"):
         page_rows()
@@ -235,6 +237,9 @@ def main():
     else:
         print("  (cron rows need root: skipped)", file=sys.stderr)
 
+    print("Load average (1, 5, 15 min) at the start: %.2f %.2f %.2f; at the end: %.2f %.2f %.2f; %d cores"
+          % (load_before + os.getloadavg() + (os.cpu_count(),)))
+    print()
     print("| Measure | notif | dialog | Target | Met |")
     print("|---|---|---|---|---|")
     for row in rows:
