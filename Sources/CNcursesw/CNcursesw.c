@@ -317,15 +317,3 @@ void notif_die_by_signal(int sig) {
     raise_with_default(sig);
     _exit(128 + sig);
 }
-
-#ifdef NOTIF_STATIC_EXECUTABLE
-/* The fully static release build loads no shared objects. The Swift runtime only asks for an
-   optional prespecialization library; answering "not available" here keeps glibc's static
-   dlopen (and its link-time warning) out of the binary. */
-#include <dlfcn.h>
-void *dlopen(const char *file, int mode) {
-    (void)file;
-    (void)mode;
-    return NULL;
-}
-#endif

@@ -142,7 +142,7 @@ func dunstHistory(by user: TestUser, _ environment: [String: String]) throws -> 
 /// as `zone`) with its own /run, held open by a sleeping process. A real cron daemon started in it
 /// (`startCron`) never meets another cron's pid file and runs jobs in `zone`; notif computes
 /// cron lines from the system zone, so commands that write them run in it too (`run(as:)`).
-/// Real clocks: the static release binary ignores libfaketime.
+/// Real clocks, as users run the release binary.
 ///
 /// The namespace has its own crontab spool too (read it with `crontab(of:)`): every cron daemon
 /// runs every crontab of its spool, so with the shared one another test's cron (a faketime one

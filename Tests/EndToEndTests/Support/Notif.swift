@@ -16,7 +16,7 @@ enum NotifBinary {
         fatalError("notif binary not found near \(bundle.path); run `swift build` first")
     }()
 
-    /// The static release binary (`make release`), which `make run` and `make install` ship:
+    /// The release binary (`make release`), which `make run`, `make install` and the package ship:
     /// what the end-to-end tests of real schedulers run. It must not be older than the debug
     /// build next to this test bundle (a stale one would test old code).
     static func release() throws -> String {

@@ -4,8 +4,8 @@ import Foundation
 /// that its local 09:00 is a chosen moment: soon (a scheduler then fires within a minute, with
 /// real clocks), or a while ago, or later today. glibc, systemd (`TZ=`, `OnCalendar=… ZONE`),
 /// cron and notif's own TZif reader all read it from /usr/share/zoneinfo; it is removed when
-/// released. libfaketime has no effect on the static release binary or on a live systemd
-/// manager's timers: this is how those reach 09:00.
+/// released. libfaketime cannot move a live systemd manager's timers, and real clocks test what
+/// users run: this is how those reach 09:00.
 final class ShiftedZone {
     /// The zone's name, e.g. `NotifTestLive/Z1a2b3c4d`.
     let name: String
