@@ -408,7 +408,7 @@ struct ReliabilityCronInjectionTests {
         try fakes.add("notify-send", "echo 7")
         try fakes.add("crontab", """
             f="$HOME/fake-crontab"
-            case "$1" in -l) [ -f "$f" ] && exec cat "$f"; echo "no crontab for x" >&2; exit 1 ;; -) cat > "$f" ;; -r) rm -f "$f" ;; esac
+            case "$1" in -l) [ -f "$f" ] && exec cat "$f"; echo "no crontab for x" >&2; exit 1 ;; -e) [ -f "$f" ] && exec cat "$f"; echo "no crontab for x - using an empty one" >&2 ;; -) cat > "$f" ;; -r) rm -f "$f" ;; esac
             """)
         let server = try AccountServer(script: ["history": ["status": 200, "body": [["id": "1", "title": "t", "body": "b", "sentAt": "2026-11-29T10:00:00Z"]]]])
         let env = ["PATH": fakes.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "NOTIF_SCHEDULER": "embedded"]
