@@ -135,7 +135,7 @@ struct ServiceFixture {
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
         #expect(try fixture.service.apply().succeeded)
         let lines = (fixture.crontab.current ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.prefix(10)) }
-        #expect(lines == ["30 11 * * ", "30 12 * * ", "@reboot [ "], "\(fixture.crontab.current ?? "")")
+        #expect(lines == ["SHELL=/bin", "PATH=/usr/", "30 11 * * ", "30 12 * * ", "@reboot [ "], "\(fixture.crontab.current ?? "")")
         let status = try fixture.service.status()
         #expect(status.inSync, "\(status.outOfSync)")
         #expect(status.firing["tips-and-updates"] == "cron at 11:30 and 12:30 system time (Etc/UTC); the run that is 09:00 in America/St_Johns shows it")
