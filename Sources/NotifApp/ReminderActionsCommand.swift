@@ -42,7 +42,7 @@ extension Commands {
         let sessions = LiveDesktop.sessions(context)
         let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
         let notifier = DesktopNotifier(icon: icon,
-                                       timeout: max(0.5, showWithin / Double(max(1, sessions.count))), lookup: context.lookup)
+                                       timeout: min(5, max(0.5, showWithin / Double(max(1, sessions.count)))), lookup: context.lookup)
         // Its buttons must outlive a glance: 0 is "never expires" (Desktop Notifications spec),
         // and this waiter takes it away itself at the end of its bounded life.
         let shown: DesktopNotifier.Shown
@@ -131,14 +131,14 @@ extension Commands {
         var tried: [String] = []
         let program = context.executable ?? "notif"
         var candidates: [[String]] = []
-        // By absolute path: the PATH a scheduler gave notif may hold neither.
-        if let terminal = SystemProgram.path("x-terminal-emulator") {
+        // By absolute path, on PATH or in the standard directories: a scheduler's PATH may hold neither.
+        if let terminal = SystemProgram.path("x-terminal-emulator", searching: context.lookup("PATH")) {
             candidates.append([terminal, "-e", program])
         } else {
             tried.append(SystemProgram.missing("x-terminal-emulator"))
         }
         if let entry = AppIcon.desktopEntryFile(executable: context.executable, lookup: context.lookup) {
-            if let gio = SystemProgram.path("gio") { candidates.append([gio, "launch", entry]) } else { tried.append(SystemProgram.missing("gio")) }
+            if let gio = SystemProgram.path("gio", searching: context.lookup("PATH")) { candidates.append([gio, "launch", entry]) } else { tried.append(SystemProgram.missing("gio")) }
         } else {
             tried.append("no notif.desktop is installed for `gio launch`")
         }

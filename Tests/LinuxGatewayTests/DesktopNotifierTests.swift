@@ -106,9 +106,12 @@ import TestSupport
     }
 
     @Test func programsAreFoundByAbsolutePathWhateverPathSays() {
-        #expect(SystemProgram.path("sh", isExecutable: { $0 == "/bin/sh" || $0 == "/usr/bin/sh" }) == "/usr/bin/sh")
-        #expect(SystemProgram.path("no-such-program-of-notif") == nil)
-        #expect(SystemProgram.missing("gio") == "gio is not installed (looked in /usr/local/sbin, /usr/local/bin, /usr/sbin, /usr/bin, /sbin, /bin)")
+        let here: Set = ["/usr/bin/sh", "/bin/sh", "/opt/mine/gio"]
+        #expect(SystemProgram.path("sh", searching: "/nonexistent", isExecutable: here.contains) == "/usr/bin/sh")
+        #expect(SystemProgram.path("sh", searching: nil, isExecutable: here.contains) == "/usr/bin/sh", "env -i")
+        #expect(SystemProgram.path("gio", searching: "relative:/opt/mine", isExecutable: here.contains) == "/opt/mine/gio", "PATH first")
+        #expect(SystemProgram.path("no-such-program-of-notif", searching: "/usr/bin") == nil)
+        #expect(SystemProgram.missing("gio") == "gio is not installed (looked on PATH and in /usr/local/sbin, /usr/local/bin, /usr/sbin, /usr/bin, /sbin, /bin)")
     }
 }
 

@@ -172,7 +172,10 @@ import TestSupport
         func late(_ shown: String, waiting: String?) -> String? {
             DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse(shown)!, waitingSince: waiting.flatMap(ISO8601.parse), zone: berlin)
         }
-        #expect(late("2026-12-01T09:00:59+01:00", waiting: nil) == nil, "within a minute is on time")
+        #expect(late("2026-12-01T09:00:59+01:00", waiting: nil) == nil, "the first run within a minute is on time")
+        #expect(late("2026-12-01T09:00:12+01:00", waiting: "2026-12-01T09:00:00+01:00") == "shown 09:00, 12 s late: no notification service until then",
+                "a waiter's seconds count")
+        #expect(late("2026-12-01T09:00:00+01:00", waiting: "2026-12-01T09:00:00+01:00") == nil)
         #expect(late("2026-12-01T09:02:10+01:00", waiting: "2026-12-01T09:00:00+01:00")
                 == "shown 09:02, 2 min late: no notification service until then")
         #expect(late("2026-12-01T13:05:00+01:00", waiting: "2026-12-01T13:00:00+01:00")

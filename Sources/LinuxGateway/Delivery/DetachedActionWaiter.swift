@@ -9,7 +9,7 @@ import Storage
 ///
 /// A systemd service (the reminder's timer starts one) ends by killing every process left in
 /// its cgroup; there the waiter is started in a scope of its own with `systemd-run --user
-/// --scope`, and without it if that fails. Both programs are found by absolute path.
+/// --scope`, and without it if that fails. Both programs are found by absolute path (`SystemProgram`).
 public struct DetachedActionWaiter {
     /// The hidden command the waiter runs.
     public static let command = "__reminder-actions"
@@ -20,18 +20,21 @@ public struct DetachedActionWaiter {
     let reminderID: String
     let day: CivilDate
     let inSystemdUnit: Bool
+    /// This process's `PATH` (looked on first; the standard directories after it).
+    let searchPath: String?
     let isExecutable: (String) -> Bool
 
     /// - Parameters:
     ///   - program: notif's own executable.
     ///   - day: the local day whose reminder it shows.
     ///   - inSystemdUnit: this process runs in a systemd unit (`INVOCATION_ID` is set).
-    public init(program: String, reminderID: String, day: CivilDate, inSystemdUnit: Bool,
+    public init(program: String, reminderID: String, day: CivilDate, inSystemdUnit: Bool, searchPath: String?,
                 isExecutable: @escaping (String) -> Bool = { FileIO.isExecutable($0) }) {
         self.program = program
         self.reminderID = reminderID
         self.day = day
         self.inSystemdUnit = inSystemdUnit
+        self.searchPath = searchPath
         self.isExecutable = isExecutable
     }
 
@@ -42,11 +45,11 @@ public struct DetachedActionWaiter {
 
     /// Starts the waiter and reads its answer; failure: why it could not be started.
     public func start() -> Result<HandoffAnswer, GatewayError> {
-        guard let setsid = SystemProgram.path("setsid", isExecutable: isExecutable) else {
+        guard let setsid = SystemProgram.path("setsid", searching: searchPath, isExecutable: isExecutable) else {
             return .failure(GatewayError(SystemProgram.missing("setsid")))
         }
         let waiter = [setsid, "--fork"] + waiterArguments()
-        if inSystemdUnit, let systemdRun = SystemProgram.path("systemd-run", isExecutable: isExecutable) {
+        if inSystemdUnit, let systemdRun = SystemProgram.path("systemd-run", searching: searchPath, isExecutable: isExecutable) {
             let scoped = [systemdRun, "--user", "--scope", "--quiet", "--collect", "--description=notif: the reminder \(reminderID)"] + waiter
             if case .answer(let answer) = launch(scoped) { return .success(answer) }
         }

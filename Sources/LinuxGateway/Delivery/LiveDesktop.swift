@@ -11,7 +11,7 @@ public struct LiveDesktop: Desktop {
         var note = "notif's own program is not there to wait for them"
         if let program = context.executable, context.isExecutable(program) {
             let waiter = DetachedActionWaiter(program: program, reminderID: reminder.id, day: day,
-                                              inSystemdUnit: context.lookup("INVOCATION_ID") != nil)
+                                              inSystemdUnit: context.lookup("INVOCATION_ID") != nil, searchPath: context.lookup("PATH"))
             switch waiter.start() {
             case .success(let answer): return answer
             case .failure(let error): note = error.message

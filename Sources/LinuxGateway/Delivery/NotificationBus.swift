@@ -4,7 +4,7 @@ import SharedLogic
 /// D-Bus connection: what it can do, a notification with buttons, and the button pressed. The
 /// same connection that sent the notification hears the answer (dunst sends it to the sender
 /// alone; others to everyone, hence the match rule). About a millisecond, where `gdbus` and
-/// `notify-send` cost several each.
+/// `notify-send` cost several each. Calls carry NO_AUTO_START unless told (`ActivationRule`).
 public final class NotificationBus {
     static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -29,7 +29,7 @@ public final class NotificationBus {
     }
 
     /// `Notify`, with notif's name, the `desktop-entry` hint and normal urgency. Returns the id.
-    /// Summary and body are made safe as for notify-send (`DesktopNotifier.safeSummary`, `safeBody`).
+    /// Summary and body are made safe first (`DesktopNotifier.safeSummary`, `safeBody`).
     public func notify(summary: String, body: String, icon: String, actions: [ReminderAction], expireMilliseconds: Int32,
                        autoStart: Bool = true, deadline: Double) throws(DBusError) -> UInt32 {
         if !actions.isEmpty {

@@ -7,7 +7,8 @@ import Storage
 /// - on every session bus it can reach, the owner of `org.freedesktop.Notifications` (a server
 ///   starting), over a connection kept open;
 /// - the sockets of the session buses (the user bus `/run/user/UID/bus` appearing, a recorded
-///   session's), the recorded session file, the settings and the zone (inotify);
+///   session's), the recorded session file, the settings and the zone (inotify); and the user's
+///   runtime directory, where a login makes its sockets and files (a sign to look again);
 /// - the end of the day (a timer the clock being set cancels), SIGTERM, SIGINT and SIGHUP;
 /// - once a minute while a bus has a systemd user manager without a display, that manager's
 ///   environment: a login puts the display there, which allows activation (`ActivationRule`),
@@ -15,6 +16,8 @@ import Storage
 final class ServiceWatch {
     private let sleeper: EventSleeper
     private var buses: [String: Watched] = [:]
+    /// Why each session that could not be reached at the last refresh was not (`this session: cannot connect to …`).
+    private var unreachable: [String] = []
 
     /// A bus watched, by address.
     struct Watched {
@@ -49,6 +52,7 @@ final class ServiceWatch {
         places += DaemonWatches.file(context.paths.settingsFile)
         places += DaemonWatches.file(context.paths.stateFile(StateFiles.sessionFile))
         for socket in sockets { places += DaemonWatches.file(socket) }
+        places.append(DaemonWatches.directory("/run/user/\(getuid())"))
         var seen = Set<WatchedPlace>()
         return places.filter { seen.insert($0).inserted }
     }
@@ -57,6 +61,7 @@ final class ServiceWatch {
     /// ended), each watching the service's owner.
     func refresh(_ sessions: [(source: String, changes: [String: String?])], notifier: DesktopNotifier) {
         var current: [String: Watched] = [:]
+        unreachable = sessions.isEmpty ? [DesktopNotifier.noBus] : []
         for session in sessions {
             let address: String? = if let change = session.changes["DBUS_SESSION_BUS_ADDRESS"] { change } else { notifier.lookup("DBUS_SESSION_BUS_ADDRESS") }
             guard let address, !address.isEmpty, current[address] == nil else { continue }
@@ -66,8 +71,13 @@ final class ServiceWatch {
                 continue
             }
             let deadline = SpawnProcessRunner.monotonicNow() + notifier.timeout
-            guard let bus = try? notifier.connect(session.changes, deadline: deadline), (try? bus.watchOwner(deadline: deadline)) != nil else { continue }
-            current[address] = Watched(source: session.source, changes: session.changes, bus: bus)
+            do {
+                let bus = try notifier.connect(session.changes, deadline: deadline)
+                try bus.watchOwner(deadline: deadline)
+                current[address] = Watched(source: session.source, changes: session.changes, bus: bus)
+            } catch {
+                unreachable.append("\(session.source): \(error.message)")
+            }
         }
         buses = current
     }
@@ -75,8 +85,7 @@ final class ServiceWatch {
     /// One try on every watched bus, best first: the bus starts a server only as `ActivationRule`
     /// allows, and not again with an environment it already failed with. Failure: why, per bus.
     func tryShow(_ reminder: LocalReminder, notifier: DesktopNotifier, order: [String]) -> Result<DesktopNotifier.Shown, GatewayError> {
-        guard !buses.isEmpty else { return .failure(GatewayError(DesktopNotifier.noBus)) }
-        var problems: [String] = []
+        var problems = unreachable
         var tried = Set<String>()
         for address in order + buses.keys.sorted() where tried.insert(address).inserted {
             guard var watched = buses[address] else { continue }

@@ -1,8 +1,9 @@
 /// The words a reminder's records use for when it came: shown late and why, waiting for a
 /// notification service, or a day missed.
 public enum DeliveryLateness {
-    /// Shown this many seconds or more after its time, a reminder is late (schedulers start runs
-    /// within a second or two).
+    /// Shown by the first run this many seconds or more after its time, a reminder is late
+    /// (schedulers start runs within a second or two). Shown by its waiter, it is late however
+    /// few seconds it waited.
     public static let lateAfter: Int64 = 60
 
     /// `shown 09:02, 2 min late: no notification service until then`, or nil when it was on time.
@@ -11,7 +12,7 @@ public enum DeliveryLateness {
     public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, zone: ZoneRules) -> String? {
         let due = ReminderClock.fireInstant(of: reminder.time, on: day, in: zone)
         let late = shownAt.seconds - due.seconds
-        guard late >= lateAfter else { return nil }
+        guard late >= (waitingSince == nil ? lateAfter : 1) else { return nil }
         let why: String
         if let waitingSince, waitingSince.seconds - due.seconds >= lateAfter {
             why = "no run until \(clock(waitingSince, zone)), then no notification service until then"
