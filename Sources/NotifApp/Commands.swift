@@ -248,6 +248,8 @@ struct Commands {
             output.error("unknown reminder '\(id)'")
             return .usage
         }
+        // A scheduled run is where entries that drifted out of sync (a changed system zone) mend.
+        service.mendEntries()
         let record = service.deliver(reminder)
         output.line(presenter.recordLine(record))
         return record.outcome == .failed ? .failure : .success

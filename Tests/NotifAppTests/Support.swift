@@ -60,6 +60,9 @@ struct AppFixture {
         context.systemZone = .utc
         context.isExecutable = { $0 == "/usr/local/bin/notif" }
         context.desktop = desktop
+        // The scratch home is under /tmp, which the trust rule refuses; elsewhere it is the real rule.
+        let scratchPath = scratch.path
+        context.trust = { $0.hasPrefix(scratchPath + "/") || $0 == scratchPath ? nil : TrustedPath.problem($0) }
         return context
     }
     /// The desktop: what was shown and handed to the reminder's waiter.
