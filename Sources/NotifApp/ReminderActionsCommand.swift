@@ -13,7 +13,8 @@ import Storage
 /// notification service could be reached, it waits for one until DAY ends
 /// (`ReminderService.waitForService`), then shows it and records it `delivered`, late, or
 /// records the day `missed`. A notification with buttons is then waited on until it closes or
-/// `--wait-at-most` passes (8 hours unless told; then it takes the notification away), or until
+/// `--wait-at-most` passes (8 hours unless told; then it takes the notification away, as it does
+/// after a button), or until
 /// the service that showed it leaves the bus (its name goes to no one or to another service) or
 /// the bus connection ends: then no button can come, and it records why in deliveries.jsonl.
 /// "Turn off" runs what `notif set tips-and-updates off` runs; "Settings" opens the page in a
@@ -74,7 +75,12 @@ extension Commands {
 
     /// The button pressed on the reminder's notification, or why none can come, and what it does.
     private func awaitButton(_ reminder: LocalReminder, on shown: DesktopNotifier.Shown, icon: String, until limit: Double) {
-        switch shown.bus.answer(for: shown.id, until: limit) {
+        let answer = shown.bus.answer(for: shown.id, until: limit)
+        if case .action = answer {
+            // dunst, mako and lxqt-notificationd keep the bubble after a button: its buttons would do nothing now.
+            shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 2)
+        }
+        switch answer {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
         case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
         case .timedOut: shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away

@@ -215,6 +215,35 @@ struct WaitingDeliveryTests {
         #expect(status.stdout.contains("Last delivery:      none yet") && status.stdout.contains("Last attempt:") && status.stdout.contains("missed: "), "\(status)")
     }
 
+    /// The waiter outlives its run, so it gets stdin, stdout and stderr and nothing else the run
+    /// had: a descriptor the caller left open without CLOEXEC (as a harness's `flock` lock file)
+    /// does not reach it, and the pipe a scheduler reads its job's output from (cron waits for it
+    /// to close) closes when the run ends, while the waiter waits on.
+    @Test(.timeLimit(.minutes(5)))
+    func theWaiterHoldsNoDescriptorItsRunInherited() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5), "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.path)/no-bus"]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try entryFromYesterday(sandbox.stateDir, key: "tips-and-updates." + sandbox.tag)
+        let held = sandbox.path + "/held-by-the-caller"
+        // fd 7 is opened by the shell without CLOEXEC; deliver's output goes to a pipe that `cat`
+        // reads until every writer has closed it (at most 20 s).
+        let script = "exec 7>>\"$1\"; \"$2\" deliver tips-and-updates | /usr/bin/timeout 20 /bin/cat; echo \"cat: $?\""
+        let ran = try run(["/bin/sh", "-c", script, "sh", held, binary], environment: sandbox.environment(env))
+        #expect(ran.stdout.contains("waiting: no notification service") && ran.stdout.hasSuffix("cat: 0\n"),
+                "the pipe stayed open after the run ended: \(ran)")
+        let waiters = Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home")
+        #expect(waiters.count == 1, "\(waiters)")
+        for pid in waiters {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            let targets = Dictionary(uniqueKeysWithValues: fds.map { ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "?") })
+            #expect(["0", "1", "2"].allSatisfy { targets[$0] == "/dev/null" }, "\(targets)")
+            #expect(!targets.values.contains(held), "the caller's descriptor reached the waiter: \(targets)")
+        }
+    }
+
     /// A script for D-Bus activation that marks every start, and runs the stand-in server only
     /// with a display (as a real one dies without).
     func activationScript(_ sandbox: Sandbox, serverDirectory: String) throws -> (script: String, mark: String) {
