@@ -116,18 +116,20 @@ public enum NotifCommandLine {
                 planned, and changes nothing when everything already agrees. Run it from a login script or \
                 at boot to re-arm reminders; it needs no terminal.
                 """),
-            CommandDeclaration("deliver", summary: "what a scheduled entry runs: show reminder ID if it is due and not shown today", details: """
+            CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
                 Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
                 @reboot line, notif daemon), and one rule decides, by your clock (TZ, else the system \
                 zone): the reminder of a day is due from the first moment the clock reads its time (09:00) \
                 or later that day, after a jump over it (a DST gap, a zone change, a resume) the first \
-                moment after the jump, until the day ends. A due reminder is shown once, if the saved \
+                moment after the jump, until the day ends. A due reminder is sent once, if the saved \
                 settings still ask for it, and if its entry was there before that day's time (turned on \
                 at 14:00, the first reminder is the next day's 09:00). A run outside that window, or after \
-                the day's reminder was shown, does nothing and records nothing.
+                the day's reminder was sent, does nothing and records nothing. notif knows only that the \
+                notification service accepted the notification, not that it was seen (under Do Not \
+                Disturb most servers keep it off the screen and say nothing).
 
                 When no notification service can be reached (no session bus yet, no server), a detached \
-                waiter waits for one (at most one per reminder), shows the reminder as soon as it comes \
+                waiter waits for one (at most one per reminder), sends the reminder as soon as it comes \
                 and records how late and why; at the end of the day without one it records the day as \
                 missed. A run outside the graphical session never has the bus start a notification \
                 server (see delivery in notif's documentation). Where the service supports actions, the \
@@ -152,9 +154,10 @@ public enum NotifCommandLine {
                                       summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),
                     OptionDeclaration("--json", summary: "one JSON object per line"),
                 ]),
-            CommandDeclaration("test", summary: "show a test notification now and say whether it worked", details: """
+            CommandDeclaration("test", summary: "send a test notification now and say whether the service accepted it", details: """
                 Sends a test notification through the same path scheduled reminders use and reports the \
-                outcome; exits 1 with the reason when it could not be shown. It is logged, but it does not \
+                outcome (accepted by the notification service, or why not); exits 1 with the reason when it \
+                could not be sent. It is logged, but it does not \
                 count as the day's reminder. Nothing is sent while the permission is Not decided or Don't \
                 allow: it says so and exits 1 (`notif permission allow` first).
                 """),

@@ -104,7 +104,7 @@ struct Commands {
         if let attempt = report.lastAttempt {
             let today = context.zone.localDateTime(of: context.clock.now()).date
             let gone = attempt.outcome != .waiting || report.waiting ? ""
-                : attempt.day == today ? " (its waiter is gone: the next run today shows it)" : " (its waiter ended before the day did)"
+                : attempt.day == today ? " (its waiter is gone: the next run today sends it)" : " (its waiter ended before the day did)"
             rows.append(("Last attempt", presenter.recordLine(attempt) + gone))
         }
         if p.mode == .account {
@@ -256,7 +256,7 @@ struct Commands {
     }
 
     func test() -> ExitCode {
-        // Nothing is shown before notifications are allowed: say so, with the way to allow them.
+        // Nothing is sent before notifications are allowed: say so, with the way to allow them.
         if let preferences = try? context.store.load().preferences, preferences.permission != .granted {
             output.error("the test notification was not sent: permission is \(preferences.permission.word); "
                 + "`notif permission allow` allows notifications")
@@ -268,7 +268,7 @@ struct Commands {
             output.line("Test notification \(record.detail).")
             return .success
         case .skipped, .failed, .turnedOff, .waiting, .missed:
-            output.error("the test notification was not shown: \(record.detail)")
+            output.error("the test notification was not sent: \(record.detail)")
             return .failure
         }
     }

@@ -142,7 +142,7 @@ import Testing
         // Allowed, it is shown there, over notif's own D-Bus connection.
         _ = try sandbox.notif(["permission", "allow"])
         let shown = try sandbox.notif(["test"], ["DBUS_SESSION_BUS_ADDRESS": service.busAddress])
-        #expect(shown.status == 0 && shown.stdout == "Test notification shown through this session as notification 1.\n", "\(shown)")
+        #expect(shown.status == 0 && shown.stdout == "Test notification accepted by the notification service through this session as notification 1.\n", "\(shown)")
         #expect(service.notifications().map { $0["summary"] as? String } == ["notif test notification"])
     }
 }

@@ -87,7 +87,7 @@ import TestSupport
         try pane.send("Escape")
         try pane.waitFor("Next reminder:", seconds: 3)
         // Then the try gives up and says so.
-        try pane.waitFor("Test notification not shown", seconds: 10)
+        try pane.waitFor("Test notification not sent", seconds: 10)
         try pane.send("q")
         let (status, stty) = try pane.finished(seconds: 5)
         #expect(status == 0 && isSane(stty))

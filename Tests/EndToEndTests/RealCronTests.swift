@@ -253,7 +253,7 @@ struct RealCronDeliveryTests {
         }
         // A second delivery the same day (in the user's zone) shows nothing.
         let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": nine]) { a, _ in a })
-        #expect(again.status == 0 && again.stdout.contains("already shown today"), "\(again)")
+        #expect(again.status == 0 && again.stdout.contains("already sent today"), "\(again)")
         #expect(try sessions["on"]!.shown().count == 1)
         withExtendedLifetime((display, system)) {}
     }

@@ -74,7 +74,7 @@ struct ScheduledEntryTests {
         let records = DeliveryLine.all(of: user)
         #expect(records.map(\.outcome) == ["waiting", "delivered"], "\(records)")
         #expect(records.last?.detail.contains(" late: no run until ") == true
-                && records.last?.detail.contains("then no notification service until then; through the recorded session as notification") == true, "\(records)")
+                && records.last?.detail.contains("then no notification service until then; accepted by the notification service through the recorded session as notification") == true, "\(records)")
         withExtendedLifetime(display) {}
     }
 

@@ -84,8 +84,8 @@ struct WaitingDeliveryTests {
         #expect(await poll(for: 20) { service.notifications().count == 1 }, "not shown when the service came: \(DeliveryLine.all(of: user))")
         let lines = DeliveryLine.all(of: user)
         #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
-        #expect(lines.last?.detail.contains(" late: no notification service until then; through the recorded session as notification 1") == true, "\(lines)")
-        #expect(try system.run(as: user, [binary, "deliver", "tips-and-updates"], env).stdout.contains("already shown today"))
+        #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through the recorded session as notification 1") == true, "\(lines)")
+        #expect(try system.run(as: user, [binary, "deliver", "tips-and-updates"], env).stdout.contains("already sent today"))
         #expect(service.notifications().count == 1)
         withExtendedLifetime(system) {}
     }
@@ -115,7 +115,7 @@ struct WaitingDeliveryTests {
         #expect(await poll(for: 20) { server.notifications().count == 1 }, "the waiter died with the service: \(DeliveryLine.all(of: user))")
         let lines = DeliveryLine.all(of: user)
         #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
-        #expect(lines.last?.detail.contains(" late: no notification service until then; through this session as notification 1") == true, "\(lines)")
+        #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(lines)")
     }
 
     /// `notif daemon` at 09:00, a built-in entry; meanwhile more runs for the same day (a
@@ -184,7 +184,7 @@ struct WaitingDeliveryTests {
         let lines = DeliveryLine.all(of: user)
         #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
         #expect(lines.last?.detail.contains(" late: no run until ") == true
-                && lines.last?.detail.contains("then no notification service until then; through ") == true, "\(lines)")
+                && lines.last?.detail.contains("then no notification service until then; accepted by the notification service through ") == true, "\(lines)")
         #expect(try manager.shown().map(\.summary) == ["Tips & Updates"])
         let status = try manager.run([binary, "status"])
         #expect(status.stdout.contains("Last delivery:") && status.stdout.contains("then no notification service until then")
@@ -289,7 +289,7 @@ struct WaitingDeliveryTests {
         #expect(!FileManager.default.fileExists(atPath: mark), "the bus started a server for a run outside the session")
         // Inside the session: `notif test` with a display has the bus start it.
         let inside = try run([binary, "test"], environment: sandbox.environment(env.merging(["DISPLAY": ":99"]) { $1 }))
-        #expect(inside.status == 0 && inside.stdout.contains("shown through this session"), "\(inside)")
+        #expect(inside.status == 0 && inside.stdout.contains("accepted by the notification service through this session"), "\(inside)")
         #expect(sandbox.read(mark) == "started\n")
         // The waiter saw the server come and showed the reminder on it.
         #expect(await poll(for: 20) { DeliveryLine.all(of: sandbox).contains { $0.outcome == "delivered" && $0.kind == "scheduled" } },

@@ -211,7 +211,7 @@ import TestSupport
         #expect(shown.buttons && setup.bus.notifications.count == 1)
         let record = try #require(setup.records.last)
         #expect(record.outcome == .delivered && record.day == setup.today, "\(record)")
-        #expect(record.detail.contains(" min late: no notification service until then; through this session as notification 1, with Turn off and Settings"),
+        #expect(record.detail.contains(" min late: no notification service until then; accepted by the notification service through this session as notification 1, with Turn off and Settings"),
                 "\(record.detail)")
         #expect(setup.context.state.lastShown()[tips.id]?.day == setup.today)
     }

@@ -90,7 +90,7 @@ struct DaemonFixture {
         daemon.clock.set("2026-12-01T14:00:00+01:00")
         daemon.run(until: "2026-12-02T12:00:00+01:00")
         #expect(try daemon.delivered().map(\.time) == ["2026-12-01T14:00:00+01:00", "2026-12-02T09:00:00+01:00"])
-        #expect(try daemon.delivered().first?.detail.hasPrefix("shown 14:00, 5 h late: the first run since 09:00") == true)
+        #expect(try daemon.delivered().first?.detail.hasPrefix("sent 14:00, 5 h late: the first run since 09:00") == true)
     }
 
     /// An entry without a record of when it began (one of an earlier notif) is caught up as before.

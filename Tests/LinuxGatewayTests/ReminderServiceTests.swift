@@ -160,10 +160,10 @@ struct ServiceFixture {
         #expect(second.outcome == .delivered, "\(second)")
         #expect(second.day.description == "2026-12-01")
         #expect(second.time == "2026-12-01T09:00:05+01:00")
-        #expect(second.detail == "shown through the user bus as notification 7, with Turn off and Settings")
+        #expect(second.detail == "accepted by the notification service through the user bus as notification 7, with Turn off and Settings")
         // Shown already: another run that day is no attempt, and records nothing.
         let third = fixture.service.deliver(LocalReminders.tipsAndUpdates)
-        #expect(third.outcome == .skipped && third.detail == "already shown today (2026-12-01)")
+        #expect(third.outcome == .skipped && third.detail == "already sent today (2026-12-01)")
         #expect(fixture.notifications == 1)
         // The next local day delivers again.
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-02T09:00:00+01:00")!)
@@ -198,7 +198,7 @@ struct ServiceFixture {
         fixture.desktop.answer = .shown("through the user bus as notification 8")
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T09:30:00+01:00")!)
         let retried = fixture.service.deliver(LocalReminders.tipsAndUpdates)
-        #expect(retried.outcome == .delivered && retried.detail.hasPrefix("shown 09:30, 30 min late: the first run since 09:00"), "\(retried)")
+        #expect(retried.outcome == .delivered && retried.detail.hasPrefix("sent 09:30, 30 min late: the first run since 09:00"), "\(retried)")
     }
 
     /// No service: the waiter waits, `deliver` records it, and runs that come meanwhile do
@@ -209,7 +209,7 @@ struct ServiceFixture {
         fixture.desktop.answer = .waiting("the user bus: no notification service runs")
         let waiting = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(waiting.outcome == .waiting && waiting.detail == "no notification service: the user bus: no notification service runs; "
-                + "it is shown as soon as one comes, until the day ends", "\(waiting)")
+                + "it is sent as soon as one comes, until the day ends", "\(waiting)")
         let lock = try #require(try FileLock.tryAcquire(fixture.scratch.paths.stateFile(StateFiles.waitLock("tips-and-updates"))))
         let meanwhile = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(meanwhile.outcome == .skipped && meanwhile.detail.contains("a waiter already waits"), "\(meanwhile)")
@@ -242,7 +242,7 @@ struct ServiceFixture {
         #expect(early.outcome == .skipped && early.detail == "not due yet: 08:30 in Europe/Berlin, before 09:00")
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T15:00:00+01:00")!)
         let late = fixture.service.deliver(LocalReminders.tipsAndUpdates)
-        #expect(late.outcome == .delivered && late.detail.hasPrefix("shown 15:00, 6 h late: the first run since 09:00"), "\(late)")
+        #expect(late.outcome == .delivered && late.detail.hasPrefix("sent 15:00, 6 h late: the first run since 09:00"), "\(late)")
         #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .skipped)
         #expect(try fixture.service.context.deliveryLog.newest(10).map(\.outcome) == [.delivered])
     }

@@ -118,23 +118,23 @@ import TestSupport
 
     @Test func aTestNotificationSaysWhetherItWasShownAndTheHistoryListsIt() throws {
         let fixture = AppFixture()
-        #expect(effects(fixture).perform(.sendTest) == .testFinished(succeeded: false, message: "Test notification not shown: permission is Not decided"))
+        #expect(effects(fixture).perform(.sendTest) == .testFinished(succeeded: false, message: "Test notification not sent: permission is Not decided"))
         #expect(fixture.desktop.shown.isEmpty, "nothing is shown without permission")
         try fixture.context.store.update { $0.permission = .granted }
         let shown = effects(fixture).perform(.sendTest)
         guard case .testFinished(true, let message)? = shown else {
-            Issue.record("the test notification was not shown: \(String(describing: shown)); ran \(fixture.runner.argvs)")
+            Issue.record("the test notification was not sent: \(String(describing: shown)); ran \(fixture.runner.argvs)")
             return
         }
         #expect(message.hasPrefix("Test notification "), "\(message)")
-        #expect(message == "Test notification shown through the user bus as notification 7.", "\(message)")
+        #expect(message == "Test notification accepted by the notification service through the user bus as notification 7.", "\(message)")
         #expect(fixture.desktop.shown == ["notif test notification"])
         fixture.desktop.fails = true
         guard case .testFinished(false, let failure)? = effects(fixture).perform(.sendTest) else {
             Issue.record("a failed test notification counted as shown")
             return
         }
-        #expect(failure.hasPrefix("Test notification not shown: "), "\(failure)")
+        #expect(failure.hasPrefix("Test notification not sent: "), "\(failure)")
         guard case .historyLoaded(.records(let records))? = effects(fixture).perform(.loadHistory) else {
             Issue.record("no delivery log")
             return

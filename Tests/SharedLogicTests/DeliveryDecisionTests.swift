@@ -56,7 +56,7 @@ import TestSupport
         let berlin = try TestSupport.zone("Europe/Berlin")
         let shown = ShownDay(day: day("2026-07-01"), at: ISO8601.parse("2026-07-01T07:00:01Z"))
         #expect(decide("2026-07-01T08:00:00Z", in: berlin, shown: shown) == .notDue(.shownToday(day("2026-07-01"))))
-        #expect(DeliveryDecision.NotDue.shownToday(day("2026-07-01")).message == "already shown today (2026-07-01)")
+        #expect(DeliveryDecision.NotDue.shownToday(day("2026-07-01")).message == "already sent today (2026-07-01)")
         // Winter: the 07:00 UTC line (08:00 CET) comes first and does nothing.
         #expect(decide("2026-12-01T07:00:00Z", in: berlin).notDueMessage == "not due yet: 08:00 in Europe/Berlin, before 09:00")
         // The next day it is due again.
@@ -173,15 +173,15 @@ import TestSupport
             DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse(shown)!, waitingSince: waiting.flatMap(ISO8601.parse), zone: berlin)
         }
         #expect(late("2026-12-01T09:00:59+01:00", waiting: nil) == nil, "the first run within a minute is on time")
-        #expect(late("2026-12-01T09:00:12+01:00", waiting: "2026-12-01T09:00:00+01:00") == "shown 09:00, 12 s late: no notification service until then",
+        #expect(late("2026-12-01T09:00:12+01:00", waiting: "2026-12-01T09:00:00+01:00") == "sent 09:00, 12 s late: no notification service until then",
                 "a waiter's seconds count")
         #expect(late("2026-12-01T09:00:00+01:00", waiting: "2026-12-01T09:00:00+01:00") == nil)
         #expect(late("2026-12-01T09:02:10+01:00", waiting: "2026-12-01T09:00:00+01:00")
-                == "shown 09:02, 2 min late: no notification service until then")
+                == "sent 09:02, 2 min late: no notification service until then")
         #expect(late("2026-12-01T13:05:00+01:00", waiting: "2026-12-01T13:00:00+01:00")
-                == "shown 13:05, 4 h 5 min late: no run until 13:00, then no notification service until then")
+                == "sent 13:05, 4 h 5 min late: no run until 13:00, then no notification service until then")
         #expect(late("2026-12-01T10:00:00+01:00", waiting: nil)
-                == "shown 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, or no scheduler ran)")
+                == "sent 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, or no scheduler ran)")
         #expect(DeliveryLateness.missed(waitingSince: ISO8601.parse("2026-12-01T09:00:00+01:00")!, lastProblem: "the user bus: no notification service runs", zone: berlin)
                 == "no notification service from 09:00 until the day ended (the user bus: no notification service runs)")
     }

@@ -50,7 +50,7 @@ extension ReminderService {
     /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter began).
     public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, words: String) -> DeliveryRecord {
         let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince, zone: context.zone)
-        var detail = late.map { $0 + "; " + words } ?? "shown " + words
+        var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
         do {
             try context.state.recordDelivered(reminder.id, on: day, at: now, zone: context.zone)
         } catch {
@@ -79,10 +79,10 @@ extension ReminderService {
         }
     }
 
-    /// Shows one notification (no buttons, no waiting) on the session buses a run can find:
-    /// `shown through …`, or why not.
+    /// Sends one notification (no buttons, no waiting) on the session buses a run can find:
+    /// `accepted by the notification service through …`, or why not.
     public func show(summary: String, body: String) -> Result<String, GatewayError> {
-        context.desktop.show(summary: summary, body: body, context: context).map { "shown " + $0 }
+        context.desktop.show(summary: summary, body: body, context: context).map { DeliveryLateness.accepted + " " + $0 }
     }
 
     /// When `reminder`'s entry of this configuration began, as `apply` recorded it.

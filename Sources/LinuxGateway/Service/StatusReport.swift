@@ -12,11 +12,11 @@ public struct StatusReport: Sendable {
     public var schedulerState: String?
     /// The one status of the reminders, computed once.
     public let reminders: ReminderStatus
-    /// The last reminder shown.
+    /// The last reminder sent (accepted by the notification service).
     public var lastDelivery: DeliveryRecord?
     /// The last attempt, when it is not `lastDelivery` (waiting, missed, failed, skipped).
     public var lastAttempt: DeliveryRecord?
-    /// A waiter waits now to show the reminder of `lastAttempt` (its record says `waiting`).
+    /// A waiter waits now to send the reminder of `lastAttempt` (its record says `waiting`).
     public var waiting = false
     public var warnings: [String]
     /// Each scheduler: whether it can hold the entries here and fire them, and why.
@@ -138,7 +138,7 @@ extension ReminderService {
         return report
     }
 
-    /// The last reminder shown, and the last attempt when that is another record (tests and
+    /// The last reminder sent, and the last attempt when that is another record (tests and
     /// button presses are neither).
     func lastRecords() -> (shown: DeliveryRecord?, attempt: DeliveryRecord?) {
         let attempts: @Sendable (DeliveryRecord) -> Bool = { $0.kind != .test && $0.kind != .button }

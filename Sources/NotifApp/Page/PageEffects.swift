@@ -58,7 +58,7 @@ struct PageEffects: Sendable {
         let record = service.test()
         return record.outcome == .delivered
             ? .testFinished(succeeded: true, message: "Test notification \(record.detail).")
-            : .testFinished(succeeded: false, message: "Test notification not shown: \(record.detail)")
+            : .testFinished(succeeded: false, message: "Test notification not sent: \(record.detail)")
     }
 
     func loadHistory() -> Action {

@@ -31,9 +31,9 @@ public enum DeliveryDecision: Equatable, Sendable {
             case .beforeTime(let time, let local, let zone):
                 return "not due yet: \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone), before \(time)"
             case .shownToday(let day):
-                return "already shown today (\(day))"
+                return "already sent today (\(day))"
             case .waiting:
-                return "a waiter already waits for a notification service to show today's reminder"
+                return "a waiter already waits for a notification service to send it today's reminder"
             case .entryAfterTime(let time, let since, let zone):
                 return "turned on at \(DailyTime(hour: since.hour, minute: since.minute)) in \(zone), after today's \(time): nothing was missed; the first reminder is the next \(time)"
             }

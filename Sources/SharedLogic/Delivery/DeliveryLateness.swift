@@ -1,12 +1,18 @@
-/// The words a reminder's records use for when it came: shown late and why, waiting for a
-/// notification service, or a day missed.
+/// The words a reminder's records use for when it came: sent late and why, waiting for a
+/// notification service, or a day missed. notif knows that the notification service accepted a
+/// notification (`Notify` answered with its id), never that anyone saw it: under Do Not Disturb
+/// most servers keep it off the screen and tell the sender nothing. So the words say accepted
+/// and sent, never shown or seen.
 public enum DeliveryLateness {
+    /// What a notification service's answer to `Notify` tells: `accepted by the notification service`.
+    public static let accepted = "accepted by the notification service"
+
     /// Shown by the first run this many seconds or more after its time, a reminder is late
     /// (schedulers start runs within a second or two). Shown by its waiter, it is late however
     /// few seconds it waited.
     public static let lateAfter: Int64 = 60
 
-    /// `shown 09:02, 2 min late: no notification service until then`, or nil when it was on time.
+    /// `sent 09:02, 2 min late: no notification service until then`, or nil when it was on time.
     /// - Parameter waitingSince: when a run found no notification service and its waiter began
     ///   (nil: the run that showed it is the first that came).
     public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, zone: ZoneRules) -> String? {
@@ -21,12 +27,12 @@ public enum DeliveryLateness {
         } else {
             why = "the first run since \(reminder.time) (the machine was off or asleep, or no scheduler ran)"
         }
-        return "shown \(clock(shownAt, zone)), \(duration(late)) late: \(why)"
+        return "sent \(clock(shownAt, zone)), \(duration(late)) late: \(why)"
     }
 
-    /// A `waiting` record: `no notification service: WHY; it is shown as soon as one comes, until the day ends`.
+    /// A `waiting` record: `no notification service: WHY; it is sent as soon as one comes, until the day ends`.
     public static func waiting(_ why: String) -> String {
-        "no notification service: \(why); it is shown as soon as one comes, until the day ends"
+        "no notification service: \(why); it is sent as soon as one comes, until the day ends"
     }
 
     /// A `missed` record: `no notification service from 09:00 until the day ended (WHY)`.

@@ -201,11 +201,11 @@ struct ReliabilityCronFaultTests {
         let shown = records().last ?? [:]
         #expect(shown["outcome"] as? String == "delivered", "\(shown)")
         #expect((shown["detail"] as? String)?.contains(" late: no run until ") == true
-                && (shown["detail"] as? String)?.contains("then no notification service until then; through this session as notification 1") == true, "\(shown)")
+                && (shown["detail"] as? String)?.contains("then no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(shown)")
         let status = try sandbox.notif(["status"], base)
-        #expect(row("Last delivery", in: status.stdout).contains("delivered: shown 09:0"), "\(status)")
+        #expect(row("Last delivery", in: status.stdout).contains("delivered: sent 09:0"), "\(status)")
         #expect(!status.stdout.contains("Last attempt:"), "\(status)")
-        #expect(try sandbox.notif(["deliver", "tips-and-updates"], base).stdout.contains("already shown today"))
+        #expect(try sandbox.notif(["deliver", "tips-and-updates"], base).stdout.contains("already sent today"))
         print("[reliability] notification service: absent, then hanging (a try gave up after \(String(format: "%.1f", took)) s), then shown by the waiter")
     }
 }
