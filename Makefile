@@ -24,7 +24,7 @@ RELEASE := -c release --static-swift-stdlib --disable-local-rpath \
 RELEASE_BIN := .build/release/notif
 
 # Debian packages: to build and run notif, and what its tests drive for real.
-RUN_PACKAGES := libncursesw5-dev libc6-dev libnotify-bin tzdata cron curl
+RUN_PACKAGES := libncursesw5-dev libc6-dev tzdata cron curl
 # `make deb`: dpkg-buildpackage builds it with debhelper, lintian checks it.
 DEB_PACKAGES := dpkg-dev debhelper libncurses-dev lintian binutils
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE   /* posix_spawn_file_actions_addclosefrom_np */
 #include "CLinuxEvents.h"
 #include <errno.h>
 #include <signal.h>
@@ -51,4 +52,8 @@ int notif_stop_signals_read(int fd) {
         if (n < 0 && errno == EAGAIN) return 0;
         return -1;
     }
+}
+
+int notif_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

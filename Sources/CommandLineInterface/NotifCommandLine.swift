@@ -39,7 +39,7 @@ public enum NotifCommandLine {
             globalOptions: globalOptions, commands: commands, description: description, files: files,
             environment: environment, manualSections: manualSections,
             exitStatus: "0 success, 1 failure (the message says what is still true), 2 bad usage.",
-            seeAlso: ["crontab(1)", "systemd.timer(5)", "notify-send(1)"])
+            seeAlso: ["crontab(1)", "systemd.timer(5)", "dbus-update-activation-environment(1)"])
     }
 
     static var globalOptions: [OptionDeclaration] {
@@ -116,21 +116,30 @@ public enum NotifCommandLine {
                 planned, and changes nothing when everything already agrees. Run it from a login script or \
                 at boot to re-arm reminders; it needs no terminal.
                 """),
-            CommandDeclaration("deliver", summary: "what a scheduled entry runs: show reminder ID now if the settings still ask for it", details: """
-                Checks the saved settings again (an entry left behind delivers nothing), shows the reminder \
-                at most once per local day through the desktop notification service, and records the \
-                outcome in deliveries.jsonl. Without --catch-up it shows the reminder only at its time in \
-                your zone (TZ, else the system zone), up to 30 minutes late; at other times it does nothing \
-                and records nothing (an entry for a zone other than the scheduler's has a run for each half \
-                of the year).
+            CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
+                Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
+                @reboot line, notif daemon), and one rule decides, by your clock (TZ, else the system \
+                zone): the reminder of a day is due from the first moment the clock reads its time (09:00) \
+                or later that day, after a jump over it (a DST gap, a zone change, a resume) the first \
+                moment after the jump, until the day ends. A due reminder is sent once, if the saved \
+                settings still ask for it, and if its entry was there before that day's time (turned on \
+                at 14:00, the first reminder is the next day's 09:00). A run outside that window, or after \
+                the day's reminder was sent, does nothing and records nothing. notif knows only that the \
+                notification service accepted the notification, not that it was seen (under Do Not \
+                Disturb most servers keep it off the screen and say nothing).
 
-                When the service supports actions, the reminder has the buttons "Turn off" (what `notif set \
-                tips-and-updates off` does) and "Settings" (the page in a terminal: x-terminal-emulator, \
-                else notif's desktop entry through gio launch); a detached process waits for them (until the \
-                notification closes or the notification service leaves the session bus, at most 8 hours), \
-                and deliver exits as soon as the service has accepted the notification.
+                When no notification service can be reached (no session bus yet, no server), a detached \
+                waiter waits for one (at most one per reminder), sends the reminder as soon as it comes \
+                and records how late and why; at the end of the day without one it records the day as \
+                missed. A run outside the graphical session never has the bus start a notification \
+                server (see delivery in notif's documentation). Where the service supports actions, the \
+                reminder has the buttons "Turn off" (what `notif set tips-and-updates off` does) and \
+                "Settings" (the page in a terminal: x-terminal-emulator, else notif's desktop entry \
+                through gio launch); the same waiter waits for them (until the notification closes or the \
+                service leaves the session bus, at most 8 hours). Every outcome is in deliveries.jsonl \
+                (notif history).
                 """, options: [
-                    OptionDeclaration("--catch-up", summary: "deliver whenever today's time has passed and today's reminder was not shown (used after a boot)"),
+                    OptionDeclaration("--catch-up", summary: "the same as without it (entries of notif 0.1.0 run it after a boot)"),
                     OptionDeclaration("--quiet", summary: """
                         write nothing to stdout or stderr, whatever happens (what schedulers run: cron mails \
                         output); the exit status and the delivery log say how it went
@@ -145,9 +154,10 @@ public enum NotifCommandLine {
                                       summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),
                     OptionDeclaration("--json", summary: "one JSON object per line"),
                 ]),
-            CommandDeclaration("test", summary: "show a test notification now and say whether it worked", details: """
+            CommandDeclaration("test", summary: "send a test notification now and say whether the service accepted it", details: """
                 Sends a test notification through the same path scheduled reminders use and reports the \
-                outcome; exits 1 with the reason when it could not be shown. It is logged, but it does not \
+                outcome (accepted by the notification service, or why not); exits 1 with the reason when it \
+                could not be sent. It is logged, but it does not \
                 count as the day's reminder. Nothing is sent while the permission is Not decided or Don't \
                 allow: it says so and exits 1 (`notif permission allow` first).
                 """),
@@ -231,8 +241,9 @@ public enum NotifCommandLine {
             CommandDeclaration("help", summary: "this help, or one command's", details: """
                 Shows the overview, or the details of COMMAND (the same as `notif COMMAND --help`).
                 """, arguments: [ArgumentDeclaration("COMMAND", noun: "command", .commandName, optional: true)]),
-            CommandDeclaration(reminderActionsCommand, summary: "the detached waiter for a reminder's buttons", options: [
-                OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds to show it in"),
+            CommandDeclaration(reminderActionsCommand, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
+                OptionDeclaration("--day", value: ValueDeclaration("DAY", .text), summary: "the local day (YYYY-MM-DD) whose reminder it shows"),
+                OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds the first try may take"),
                 OptionDeclaration("--wait-at-most", value: ValueDeclaration("SECONDS", .positiveNumber), summary: "seconds to wait for a button"),
             ], arguments: [ArgumentDeclaration("ID", noun: "reminder", reminders)], hidden: true),
         ]
@@ -312,12 +323,16 @@ public enum NotifCommandLine {
     ]
 
     static let manualSections: [(title: String, text: String)] = [
-        ("CATCH-UP", """
-            A reminder missed while the machine was off (or asleep) is shown once when the scheduler next \
-            starts, only if it is still the same local day and past the reminder's time; missed days are \
-            never shown, and the next reminder stays at 09:00. cron runs the catch-up from its @reboot \
-            line, systemd when Persistent=true fires a missed run (so a boot on a later day before 09:00 \
-            shows nothing), `notif daemon` when it starts and after a clock jump.
+        ("WHEN THE REMINDER COMES", """
+            Schedulers only wake `notif deliver`; it decides by your clock. The reminder of a day is due \
+            from the first moment the clock reads 09:00 or later that day until the day ends, and is shown \
+            once: at 09:00, or at the first run after it (a boot, a resume, a login, a clock jump over \
+            09:00), if its entry was there before that day's 09:00. Days that have ended are never shown, \
+            and the next reminder stays at 09:00. When no notification service can be reached, a waiter \
+            shows it as soon as one comes, that day; the record says how late and why, or that the day \
+            was missed. The bus is asked to start a notification server only from inside the graphical \
+            session (DISPLAY or WAYLAND_DISPLAY set), or when the systemd user manager's environment has a \
+            display.
             """),
     ]
 }

@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// The programs notif has started and not yet reaped, each the leader of its own process group.
-/// A page that quits while `crontab`, `systemctl`, `notify-send` or `curl` hangs ends each of
+/// A page that quits while `crontab`, `systemctl` or `curl` hangs ends each of
 /// them with everything they started, and starts nothing more.
 public enum ChildProcesses {
     private struct Groups {

@@ -1,3 +1,4 @@
+import CLinuxEvents
 import Synchronization
 import Glibc
 import Storage
@@ -49,6 +50,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
+        Self.passStandardStreamsOnly(&actions)
         // Recorded while it runs, so a page that quits can end it and its whole group.
         // The retry for a busy program waits outside ChildProcesses' lock, so other starts and a
         // quitting page never wait behind it.
@@ -71,7 +73,16 @@ public struct SpawnProcessRunner: ProcessRunner {
 
     /// Starts `argv` as `launchOnce` does, trying again for about 1.3 s while the program is busy.
     static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
-        retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment) }
+        passStandardStreamsOnly(&actions)
+        return retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment) }
+    }
+
+    /// Ends `actions` (which set up stdin, stdout and stderr) by closing every other descriptor in
+    /// the child: one this process inherited or opened without CLOEXEC (a caller's lock file, a
+    /// scheduler's output pipe, a socket) never reaches a program notif starts, least of all the
+    /// reminder's waiter, which outlives the run (cron waits for its job's pipe to close).
+    static func passStandardStreamsOnly(_ actions: inout posix_spawn_file_actions_t) {
+        _ = notif_spawn_close_from(&actions, 3)
     }
 
     /// Runs `attempt` again while it fails with "Text file busy": the program is open for writing

@@ -27,7 +27,8 @@ struct Commands {
         case "set": return set(parsed.arguments[0], parsed.arguments[1])
         case "permission": return permission(parsed.arguments[0])
         case "apply": return apply()
-        case "deliver": return deliver(parsed.arguments[0], catchUp: parsed.flag("--catch-up"))
+        // --catch-up (what entries of notif 0.1.0 run after a boot) is accepted: one rule decides every run.
+        case "deliver": return deliver(parsed.arguments[0])
         case "history": return history(limit: parsed.number("--limit").map { Int(clamping: $0) } ?? 20, json: parsed.flag("--json"))
         case "test": return test()
         case "account": return try AccountCommands(account: account, output: output).run(parsed)
@@ -100,6 +101,12 @@ struct Commands {
             "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
         } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
+        if let attempt = report.lastAttempt {
+            let today = context.zone.localDateTime(of: context.clock.now()).date
+            let gone = attempt.outcome != .waiting || report.waiting ? ""
+                : attempt.day == today ? " (its waiter is gone: the next run today sends it)" : " (its waiter ended before the day did)"
+            rows.append(("Last attempt", presenter.recordLine(attempt) + gone))
+        }
         if p.mode == .account {
             rows.append(("Account server", p.accountServer ?? "not set"))
             rows.append(("Device token", AccountCommands(account: account, output: output).describe(account.registrationState())))
@@ -236,32 +243,32 @@ struct Commands {
     // MARK: deliver / test / history
 
     /// `--quiet` is not seen here: `NotifMain` has already silenced the output.
-    func deliver(_ id: String, catchUp: Bool) -> ExitCode {
+    func deliver(_ id: String) -> ExitCode {
         guard let reminder = LocalReminders.reminder(id: id) else {
             output.error("unknown reminder '\(id)'")
             return .usage
         }
         // A scheduled run is where entries that drifted out of sync (a changed system zone) mend.
         service.mendEntries()
-        let record = service.deliver(reminder, kind: catchUp ? .catchUp : .scheduled)
+        let record = service.deliver(reminder)
         output.line(presenter.recordLine(record))
         return record.outcome == .failed ? .failure : .success
     }
 
     func test() -> ExitCode {
-        // Nothing is shown before notifications are allowed: say so, with the way to allow them.
+        // Nothing is sent before notifications are allowed: say so, with the way to allow them.
         if let preferences = try? context.store.load().preferences, preferences.permission != .granted {
             output.error("the test notification was not sent: permission is \(preferences.permission.word); "
                 + "`notif permission allow` allows notifications")
             return .failure
         }
-        let record = service.deliver(LocalReminders.testNotification, kind: .test)
+        let record = service.test()
         switch record.outcome {
         case .delivered:
             output.line("Test notification \(record.detail).")
             return .success
-        case .skipped, .failed, .turnedOff:
-            output.error("the test notification was not shown: \(record.detail)")
+        case .skipped, .failed, .turnedOff, .waiting, .missed:
+            output.error("the test notification was not sent: \(record.detail)")
             return .failure
         }
     }

@@ -4,15 +4,21 @@ import LinuxGateway
 import SharedLogic
 import Storage
 
-/// `notif __reminder-actions ID --show-within MS [--wait-at-most SECONDS]`: the detached
-/// waiter `notif deliver` hands a reminder with buttons to (not listed in the help). Over its own
-/// D-Bus connection it shows the reminder with "Turn off" and "Settings", writes one status line
-/// to stdout for `deliver` (`shown ID` or `failed REASON`) and closes it, then waits for a button
-/// on that connection until the notification closes or `--wait-at-most` passes (8 hours unless
-/// told; then it takes the notification away), or until the service that showed it leaves the
-/// bus (its name goes to no one or to another service) or the bus connection ends: then no
-/// button can come, and it records why in deliveries.jsonl. "Turn off" runs what `notif set tips-and-updates
-/// off` runs; "Settings" opens the page in a terminal. When either fails, a notification says so.
+/// `notif __reminder-actions ID --day DAY --show-within MS [--wait-at-most SECONDS]`: the
+/// reminder's waiter, which `notif deliver` starts detached once the reminder of local DAY is due
+/// (not listed in the help). At most one waits per reminder: it takes the reminder's wait lock,
+/// or says `busy`. Over its own D-Bus connection it shows the reminder (with "Turn off" and
+/// "Settings" where the service has actions) and writes one status line to stdout for
+/// `deliver` (`shown WORDS`, `waiting WHY`, `busy`, `failed WHY`), then closes it. When no
+/// notification service could be reached, it waits for one until DAY ends
+/// (`ReminderService.waitForService`), then shows it and records it `delivered`, late, or
+/// records the day `missed`. A notification with buttons is then waited on until it closes or
+/// `--wait-at-most` passes (8 hours unless told; then it takes the notification away, as it does
+/// after a button), or until
+/// the service that showed it leaves the bus (its name goes to no one or to another service) or
+/// the bus connection ends: then no button can come, and it records why in deliveries.jsonl.
+/// "Turn off" runs what `notif set tips-and-updates off` runs; "Settings" opens the page in a
+/// terminal. When either fails, a notification says so.
 extension Commands {
     static let longestActionWait: Double = 8 * 3600
 
@@ -21,30 +27,63 @@ extension Commands {
         Self.silence(2)
         let showWithin = (args.decimal("--show-within") ?? 5000) / 1000, waitAtMost = args.decimal("--wait-at-most") ?? Self.longestActionWait
         guard let reminder = LocalReminders.reminder(id: args.arguments[0]) else { return .usage }
-        let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
-        guard let address = context.lookup("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
-            Self.status("failed no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set")
-            return .failure
-        }
-        let shown = SpawnProcessRunner.monotonicNow() + showWithin
-        let bus: NotificationBus
-        let id: UInt32
+        let began = context.clock.now()
+        let day = args.value("--day").flatMap { CivilDate($0.text) } ?? context.zone.localDateTime(of: began).date
+        let waitLock: HeldLock
         do {
-            bus = try NotificationBus(address: address, deadline: shown)
-            // Its buttons must outlive a glance: 0 is "never expires" (Desktop Notifications
-            // spec), and this waiter takes it away itself at the end of its bounded life.
-            id = try bus.notify(summary: reminder.title, body: reminder.body, icon: icon, actions: ReminderAction.allCases,
-                                expireMilliseconds: 0, deadline: shown)
+            guard let held = try FileLock.tryAcquire(context.paths.stateFile(StateFiles.waitLock(reminder.id))) else {
+                _ = Self.status(HandoffAnswer.busy.line)
+                return .success
+            }
+            waitLock = held
         } catch {
-            Self.status("failed " + error.message)
+            _ = Self.status(HandoffAnswer.failed("cannot take the wait lock: \(error)").line)
             return .failure
         }
-        Self.status("shown \(id)")
-        let limit = SpawnProcessRunner.monotonicNow() + waitAtMost
-        switch bus.answer(for: id, until: limit) {
+        let sessions = LiveDesktop.sessions(context)
+        let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
+        let notifier = DesktopNotifier(icon: icon,
+                                       timeout: min(5, max(0.5, showWithin / Double(max(1, sessions.count)))), lookup: context.lookup)
+        // Its buttons must outlive a glance: 0 is "never expires" (Desktop Notifications spec),
+        // and this waiter takes it away itself at the end of its bounded life.
+        let shown: DesktopNotifier.Shown
+        switch notifier.show(summary: reminder.title, body: reminder.body, actions: ReminderAction.allCases, expireMilliseconds: 0,
+                             environments: sessions) {
+        case .success(let now):
+            // `deliver` records it; if it is gone (it gave up on this line), this waiter does.
+            if !Self.status(HandoffAnswer.shown(now.words).line) {
+                _ = underDeliverLock { service.recordShown(reminder, day: day, now: began, waitingSince: nil, words: now.words) }
+            }
+            waitLock.release()
+            shown = now
+        case .failure(let error):
+            if !Self.status(HandoffAnswer.waiting(error.message).line) {
+                _ = underDeliverLock { service.log(reminder.id, kind: .scheduled, now: began, .waiting, DeliveryLateness.waiting(error.message), day: day) }
+            }
+            let lookup = context.lookup
+            let end = service.waitForService(reminder, day: day, since: began, problem: error.message, zone: {
+                SystemTimeZone.current(environment: lookup("TZ"), zoneInfoDirectory: lookup("TZDIR"))
+            })
+            waitLock.release()
+            guard case .shown(let late) = end else { return .success }
+            shown = late
+        }
+        guard shown.buttons else { return .success }
+        awaitButton(reminder, on: shown, icon: icon, until: SpawnProcessRunner.monotonicNow() + waitAtMost)
+        return .success
+    }
+
+    /// The button pressed on the reminder's notification, or why none can come, and what it does.
+    private func awaitButton(_ reminder: LocalReminder, on shown: DesktopNotifier.Shown, icon: String, until limit: Double) {
+        let answer = shown.bus.answer(for: shown.id, until: limit)
+        if case .action = answer {
+            // dunst, mako and lxqt-notificationd keep the bubble after a button: its buttons would do nothing now.
+            shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 2)
+        }
+        switch answer {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
         case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
-        case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
+        case .timedOut: shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
         case .serviceLeft(let why):
             // Not closed: a new owner of the name does not know this notification's id.
             record(reminder, .skipped, "The waiter for the buttons ended: \(why) before a button was pressed")
@@ -52,7 +91,13 @@ extension Commands {
             record(reminder, .skipped, "The waiter for the buttons ended: its session bus connection ended (\(why)) before a button was pressed")
         case .action, .closed: break
         }
-        return .success
+    }
+
+    /// `body` under the deliver lock (a record this waiter makes in `deliver`'s place).
+    private func underDeliverLock<T>(_ body: () -> T) -> T {
+        let lock = try? context.state.lock(ReminderService.deliverLock)
+        defer { lock?.release() }
+        return body()
     }
 
     /// The same path as `notif set SETTING off`; a failure is shown as a notification.
@@ -99,9 +144,15 @@ extension Commands {
         }
         var tried: [String] = []
         let program = context.executable ?? "notif"
-        var candidates = [["x-terminal-emulator", "-e", program]]
+        var candidates: [[String]] = []
+        // By absolute path, on PATH or in the standard directories: a scheduler's PATH may hold neither.
+        if let terminal = SystemProgram.path("x-terminal-emulator", searching: context.lookup("PATH")) {
+            candidates.append([terminal, "-e", program])
+        } else {
+            tried.append(SystemProgram.missing("x-terminal-emulator"))
+        }
         if let entry = AppIcon.desktopEntryFile(executable: context.executable, lookup: context.lookup) {
-            candidates.append(["gio", "launch", entry])
+            if let gio = SystemProgram.path("gio", searching: context.lookup("PATH")) { candidates.append([gio, "launch", entry]) } else { tried.append(SystemProgram.missing("gio")) }
         } else {
             tried.append("no notif.desktop is installed for `gio launch`")
         }
@@ -121,13 +172,15 @@ extension Commands {
     }
 
     private func tell(_ summary: String, _ body: String, icon: String) {
-        _ = DesktopNotifier(runner: context.runner, icon: icon).show(summary: summary, body: body, environments: [("this session", [:])])
+        _ = service.show(summary: summary, body: body)
     }
 
     /// One line for `deliver`, then stdout is closed (the waiter goes on without anyone reading).
-    static func status(_ line: String) {
-        _ = Posix.writeAll(1, Array((line.replacing("\n", with: " ") + "\n").utf8))
+    /// Whether it could be written (not when `deliver` gave up waiting for it).
+    static func status(_ line: String) -> Bool {
+        let written = Posix.writeAll(1, Array((line.replacing("\n", with: " ") + "\n").utf8))
         silence(1)
+        return written
     }
 
     static func silence(_ fd: Int32) {

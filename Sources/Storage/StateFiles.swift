@@ -41,20 +41,65 @@ public struct StateFiles: Sendable {
     // MARK: Last delivery per reminder
 
     /// The local day each reminder was last delivered.
-    public func lastDelivered() -> [String: CivilDate] {
+    public func lastDelivered() -> [String: CivilDate] { lastShown().mapValues(\.day) }
+
+    /// The local day each reminder was last shown, and when: `{"ID": {"day": …, "at": …}}`
+    /// (an earlier notif wrote the day alone, `{"ID": "2026-12-01"}`, which is read too).
+    public func lastShown() -> [String: ShownDay] {
         guard let text = try? read(Self.deliveredFile), let doc = try? JSONParser.parse(text),
               let members = doc.objectMembers else { return [:] }
-        var result: [String: CivilDate] = [:]
+        var result: [String: ShownDay] = [:]
         for member in members {
-            if let day = member.value.stringValue.flatMap(CivilDate.init) { result[member.key] = day }
+            if let day = member.value.stringValue.flatMap(CivilDate.init) {
+                result[member.key] = ShownDay(day: day)
+            } else if let day = member.value["day"]?.stringValue.flatMap(CivilDate.init) {
+                result[member.key] = ShownDay(day: day, at: member.value["at"]?.stringValue.flatMap(ISO8601.parse))
+            }
         }
         return result
     }
 
-    public func recordDelivered(_ id: String, on day: CivilDate) throws(FileError) {
-        var days = lastDelivered()
-        days[id] = day
-        let doc = JSONValue.object(days.keys.sorted().map { JSONMember($0, .string(days[$0]!.description)) })
+    /// Records that reminder `id` was shown for local `day` at `at` (its text in `zone`).
+    public func recordDelivered(_ id: String, on day: CivilDate, at: Instant? = nil, zone: ZoneRules = .utc) throws(FileError) {
+        var shown = lastShown()
+        shown[id] = ShownDay(day: day, at: at)
+        let doc = JSONValue.object(shown.keys.sorted().map { key in
+            let value = shown[key]!
+            return JSONMember(key, .object([JSONMember("day", .string(value.day.description))]
+                + (value.at.map { [JSONMember("at", .string(ISO8601.format($0, in: zone)))] } ?? [])))
+        })
         try write(Self.deliveredFile, JSONWriter.pretty(doc))
     }
+
+    // MARK: When each entry began
+
+    /// When each reminder's entry began, by `ID.TAG` (the configuration's tag), as `apply`
+    /// recorded it when it installed an entry for a reminder that had none.
+    public static let entrySinceFile = "entry-since.json"
+
+    public func entrySince() -> [String: EntrySince] {
+        guard let text = try? read(Self.entrySinceFile), let doc = try? JSONParser.parse(text),
+              let members = doc.objectMembers else { return [:] }
+        var result: [String: EntrySince] = [:]
+        for member in members {
+            if let since = member.value.stringValue.flatMap(EntrySince.init(text:)) { result[member.key] = since }
+        }
+        return result
+    }
+
+    public func recordEntrySince(_ key: String, _ since: EntrySince) throws(FileError) {
+        var all = entrySince()
+        all[key] = since
+        let doc = JSONValue.object(all.keys.sorted().map { JSONMember($0, .string(all[$0]!.text)) })
+        try write(Self.entrySinceFile, JSONWriter.pretty(doc))
+    }
+
+    // MARK: Waiting for a notification service
+
+    /// The lock a reminder's waiter holds while it waits for a notification service to show
+    /// it: at most one waits, whatever runs and schedulers come meanwhile.
+    public static func waitLock(_ id: String) -> String { "wait-\(id).lock" }
+
+    /// Whether a waiter holds reminder `id`'s wait lock now.
+    public func isWaiting(_ id: String) -> Bool { FileLock.isHeld(paths.stateFile(Self.waitLock(id))) }
 }

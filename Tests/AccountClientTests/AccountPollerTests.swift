@@ -6,7 +6,7 @@ import Storage
 @testable import AccountClient
 
 /// The daemon's poller over real files in a scratch directory, with the server answered in
-/// memory and notify-send recorded (succeeding or failing as told).
+/// memory and the desktop recorded (succeeding or failing as told).
 final class PollerFixture: @unchecked Sendable {
     /// The server's history, as the poller fetches it: a JSON array.
     final class Server: HTTPTransport, @unchecked Sendable {
@@ -21,21 +21,23 @@ final class PollerFixture: @unchecked Sendable {
         }
     }
 
-    /// notify-send, recorded: its summary and body per call.
-    final class Notifier: ProcessRunner, @unchecked Sendable {
+    /// The desktop, recorded: the summary (as it is sent) and body per notification.
+    final class Notifier: Desktop, @unchecked Sendable {
         private let lock = NSLock()
         private var _shown: [(summary: String, body: String)] = []
-        var fails = false
-        var shown: [(summary: String, body: String)] { lock.withLock { _shown } }
-        func run(_ argv: [String], input: [UInt8]?, environment: [String: String?], timeout: Double) throws(SpawnError) -> ProcessResult {
-            guard argv.first == "notify-send", let dashes = argv.firstIndex(of: "--"), argv.count == dashes + 3 else {
-                return ProcessResult(exitStatus: 127, stderr: Array("unexpected \(argv)".utf8))
-            }
-            lock.withLock { _shown.append((argv[dashes + 1], argv[dashes + 2])) }
-            // Like the real one: an empty summary is refused.
-            if fails || argv[dashes + 1].isEmpty { return ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8)) }
-            return ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
+        private var _fails = false
+        var fails: Bool {
+            get { lock.withLock { _fails } }
+            set { lock.withLock { _fails = newValue } }
         }
+        var shown: [(summary: String, body: String)] { lock.withLock { _shown } }
+        func show(summary: String, body: String, context: NotifContext) -> Result<String, GatewayError> {
+            lock.withLock {
+                _shown.append((DesktopNotifier.safeSummary(summary), body))
+                return _fails ? .failure(GatewayError("the user bus: no notification service runs")) : .success("through the user bus as notification 7")
+            }
+        }
+        func handOff(_ reminder: LocalReminder, day: CivilDate, context: NotifContext) -> HandoffAnswer { .failed("not in these tests") }
     }
 
     struct Fixed: WallClock {
@@ -70,10 +72,12 @@ final class PollerFixture: @unchecked Sendable {
         let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/\(getuid())/bus"]
         let context = NotifContext(
             paths: NotifPaths(home: directory, configHome: directory + "/config", stateHome: directory + "/state"),
-            clock: Fixed(instant: now), zone: .utc, runner: notifier, lookup: { env[$0] }, forcedScheduler: .embedded,
+            clock: Fixed(instant: now), zone: .utc, runner: SpawnProcessRunner(), lookup: { env[$0] }, forcedScheduler: .embedded,
             probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil) },
             executable: "/usr/local/bin/notif")
-        return AccountService(reminders: ReminderService(context: context), transport: server, appVersion: "1")
+        var withDesktop = context
+        withDesktop.desktop = notifier
+        return AccountService(reminders: ReminderService(context: withDesktop), transport: server, appVersion: "1")
     }
 
     /// One poll, 10 s after the last.

@@ -131,15 +131,18 @@ import Testing
 
     @Test func testBeforePermissionIsGivenSaysSoAndSendsNothing() throws {
         let sandbox = Sandbox()
-        let fakes = try FakeTools(in: sandbox)
-        let marker = sandbox.path + "/notify-send-ran"
-        try fakes.add("notify-send", "touch \(marker); echo 3")
+        let service = try FakeNotificationService(config: [:])
         for (permission, word) in [("reset", "Not decided"), ("deny", "Don't allow")] {
             _ = try sandbox.notif(["permission", permission])
-            let result = try sandbox.notif(["test"], ["PATH": fakes.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"])
+            let result = try sandbox.notif(["test"], ["DBUS_SESSION_BUS_ADDRESS": service.busAddress])
             #expect(result.status == 1 && result.stderr.contains("permission is \(word); `notif permission allow` allows notifications"),
                     "\(result)")
-            #expect(!FileManager.default.fileExists(atPath: marker), "a notification was sent")
+            #expect(service.notifications().isEmpty, "a notification was sent")
         }
+        // Allowed, it is shown there, over notif's own D-Bus connection.
+        _ = try sandbox.notif(["permission", "allow"])
+        let shown = try sandbox.notif(["test"], ["DBUS_SESSION_BUS_ADDRESS": service.busAddress])
+        #expect(shown.status == 0 && shown.stdout == "Test notification accepted by the notification service through this session as notification 1.\n", "\(shown)")
+        #expect(service.notifications().map { $0["summary"] as? String } == ["notif test notification"])
     }
 }

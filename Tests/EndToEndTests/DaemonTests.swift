@@ -75,10 +75,10 @@ struct DaemonDeliveryTests {
         let shown = try session.shown()
         #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif", "\(shown)")
         let lines = log().split(separator: "\n")
-        // At start (08:59:50) the catch-up found nothing due; at 09:00 the scheduled delivery.
-        #expect(lines.first?.contains("\"kind\":\"catch-up\"") == true && lines.first?.contains("not due yet") == true, "\(lines)")
+        // At start (08:59:50) the wake was no attempt and left no record; at 09:00 the delivery.
         #expect(lines.last?.contains("\"time\":\"2026-12-01T09:00:0") == true && lines.last?.contains("\"kind\":\"scheduled\"") == true, "\(lines)")
-        #expect(lines.count == 2)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(daemon.output.contains("skipped (scheduled, start): not due yet: 08:59 in Europe/Berlin, before 09:00"), "\(daemon.output)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
         withExtendedLifetime(display) {}
@@ -90,8 +90,8 @@ struct DaemonDeliveryTests {
 /// (`ShiftedZone`), and `notif daemon` shows the reminder at 09:00 in it through dunst, once.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct ReleaseDaemonDeliveryTests {
-    /// `notif daemon` (the release binary) in the user's zone: a catch-up at start that finds
-    /// nothing due, then the reminder at 09:00, once.
+    /// `notif daemon` (the release binary) in the user's zone: a wake at start before 09:00 that
+    /// is no attempt and records nothing, then the reminder at 09:00, once.
     @Test(.timeLimit(.minutes(5)))
     func theDaemonRunsTheReleaseBinaryAtNine() async throws {
         let sandbox = Sandbox()
@@ -114,7 +114,7 @@ struct ReleaseDaemonDeliveryTests {
         let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: user).contains { $0.kind == "scheduled" } }
         let lines = DeliveryLine.all(of: user)
         #expect(fired, "\(daemon.output)\n\(lines)")
-        #expect(lines.count == 2 && lines.first?.kind == "catch-up" && lines.first?.detail.contains("not due yet") == true, "\(lines)")
+        #expect(lines.count == 1, "\(lines)")
         if let line = lines.last {
             #expect(line.kind == "scheduled" && line.outcome == "delivered", "\(lines)")
             #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
@@ -128,9 +128,9 @@ struct ReleaseDaemonDeliveryTests {
     }
 
     /// Turned on at about 14:00 local and `notif daemon` started then (as at a login): nothing was
-    /// missed, so nothing shows; the daemon's catch-up at start says why and the next reminder is
-    /// tomorrow's 09:00. The same entry as if written the day before (its `since=` set back) is
-    /// caught up at the next start and shows at once.
+    /// missed, so nothing shows and nothing is recorded (the daemon's own output says why), and
+    /// the next reminder is tomorrow's 09:00. The same entry as if written the day before (its
+    /// record in entry-since.json set back) is caught up at the next start and shows at once.
     @Test(.timeLimit(.minutes(5)))
     func turnedOnAfterNineTheDaemonShowsNothingUntilTomorrow() async throws {
         let sandbox = Sandbox()
@@ -154,11 +154,11 @@ struct ReleaseDaemonDeliveryTests {
         #expect(daemon.waitUntilRunning(), "\(daemon.output)")
         // The positive signal: the start's catch-up decided, and logged why it showed nothing. A
         // notification would have been shown before that line was written (same attempt).
-        let decided = await poll(for: 60) { daemon.output.contains("(catch-up, start)") }
+        let decided = await poll(for: 60) { daemon.output.contains("(scheduled, start)") }
         #expect(decided, "\(daemon.output)")
+        #expect(daemon.output.contains("after today's 09:00: nothing was missed"), "\(daemon.output)")
         var lines = DeliveryLine.all(of: user)
-        #expect(lines.count == 1 && lines.first?.kind == "catch-up" && lines.first?.outcome == "skipped"
-            && lines.first?.detail.contains("after today's 09:00: nothing was missed") == true, "\(lines)")
+        #expect(lines.isEmpty, "\(lines)")
         #expect(try session.shown().isEmpty, "a reminder turned on after 09:00 showed at once")
         let tomorrow = zone.nine.addingTimeInterval(86_400)
         let status = try user.run([binary, "status", "--json"], env)
@@ -167,16 +167,16 @@ struct ReleaseDaemonDeliveryTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
 
         // The entry as if written yesterday at noon: today's 09:00 was missed while it existed.
-        let directory = user.home + "/.local/state/notif/embedded"
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasPrefix("tips-and-updates.") })
+        let record = user.stateDir + "/entry-since.json"
+        #expect(user.read(record)?.contains("\"tips-and-updates.\(user.tag)\": \"\(zone.iso(Date()).prefix(10))") == true, "\(user.read(record) ?? "")")
         let yesterday = ISO8601DateFormatter().string(from: zone.noon(daysBefore: 1))
-        let edit = try user.run(["/bin/sed", "-i", "s/^since=.*/since=\(yesterday)/", directory + "/" + file], env)
+        let edit = try user.run(["/bin/sh", "-c", "printf '{\"%s\": \"%s\"}\\n' \"$0\" \"$1\" > \"$2\"", "tips-and-updates." + user.tag, yesterday, record], env)
         #expect(edit.status == 0, "\(edit)")
         let again = try startDaemon()
         #expect(again.waitUntilRunning(), "\(again.output)")
-        #expect(await poll(for: 60) { DeliveryLine.all(of: user).count == 2 }, "\(again.output)")
+        #expect(await poll(for: 60) { DeliveryLine.all(of: user).count == 1 }, "\(again.output)")
         lines = DeliveryLine.all(of: user)
-        #expect(lines.last?.kind == "catch-up" && lines.last?.outcome == "delivered", "\(lines)")
+        #expect(lines.last?.kind == "scheduled" && lines.last?.outcome == "delivered" && lines.last?.detail.contains(" late: the first run since 09:00") == true, "\(lines)")
         let shown = try session.shown()
         #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates", "\(shown)")
         again.send(SIGTERM)

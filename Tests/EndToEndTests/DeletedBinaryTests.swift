@@ -78,7 +78,7 @@ struct DeletedBinaryTests {
         #expect(user.read(user.stateDir + "/deliveries.jsonl") == nil, "it delivered: \(user.read(user.stateDir + "/deliveries.jsonl") ?? "")")
 
         // Removed while it runs, between two wakes: the next wake (a change to the settings) ends
-        // it without an attempt. (Its first wake, program still there, tries today's catch-up.)
+        // it without an attempt. (Its first wake, program still there, is today's attempt.)
         let later = env.merging(["TZ": ZoneShift.whereItIs(12, 0)]) { $1 }
         let laterAssignments = later.keys.sorted().map { "\($0)=\(later[$0]!)" }
         // cp in a process of its own: a file this process wrote could be held open by another test's fork (ETXTBSY).
@@ -87,7 +87,7 @@ struct DeletedBinaryTests {
         let running = try DaemonProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + laterAssignments + [binary, "daemon"],
                                         environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], outputIn: sandbox.path)
         #expect(running.waitUntilRunning(), "\(running.output)")
-        #expect(waitUntil(30) { running.output.contains("(catch-up, ") }, "\(running.output)")
+        #expect(waitUntil(30) { running.output.contains("(scheduled, start)") }, "\(running.output)")
         let before = user.read(user.stateDir + "/deliveries.jsonl")
         try FileManager.default.removeItem(atPath: binary)
         #expect(try user.run([other, "set", "queue-alerts", "off"], later).status == 0)

@@ -70,8 +70,8 @@ struct LiveSystemdTests {
         let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
         let lines = DeliveryLine.all(of: live.user)
         #expect(fired, "no delivery by 09:00 + 20 s: \(lines)\n\(live.manager.output)")
-        // The service runs the catch-up delivery, which at 09:00 delivers as usual.
-        #expect(lines.count == 1 && lines.first?.kind == "catch-up", "\(lines)")
+        // The service runs deliver, which at 09:00 delivers as every run does.
+        #expect(lines.count == 1 && lines.first?.kind == "scheduled", "\(lines)")
         if let line = lines.first {
             #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
         }
@@ -124,7 +124,7 @@ struct LiveSystemdTests {
         try live.manager.start()
         #expect(waitUntil(20) { !DeliveryLine.all(of: live.user).isEmpty }, "\(live.manager.output)")
         let lines = DeliveryLine.all(of: live.user)
-        #expect(lines.count == 1 && lines.first?.kind == "catch-up" && lines.first?.outcome == "delivered", "\(lines)")
+        #expect(lines.count == 1 && lines.first?.kind == "scheduled" && lines.first?.outcome == "delivered", "\(lines)")
         let shown = try live.manager.shown()
         #expect(shown.map(\.summary) == ["Tips & Updates"], "\(shown)")
 
@@ -176,8 +176,8 @@ struct LiveSystemdTests {
     }
 
     /// The machine was off since the day before yesterday and starts today before 09:00:
-    /// `Persistent=true` runs the service for yesterday's missed 09:00, which shows nothing, and
-    /// the timer still fires at today's 09:00.
+    /// `Persistent=true` runs the service for yesterday's missed 09:00, which shows nothing and
+    /// records nothing (today's reminder is not due yet), and the timer still fires at today's 09:00.
     @Test(.timeLimit(.minutes(5)))
     func aRunMissedOnAnEarlierDayIsNotDelivered() throws {
         let display = try VirtualDisplay()
@@ -188,10 +188,12 @@ struct LiveSystemdTests {
         try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 2)], ofItemAtPath: live.stamp(of: timer))
 
         try live.manager.start()
-        #expect(waitUntil(20) { !DeliveryLine.all(of: live.user).isEmpty }, "Persistent=true did not run the service: \(live.manager.output)")
-        let lines = DeliveryLine.all(of: live.user)
-        #expect(lines.count == 1 && lines.first?.kind == "catch-up" && lines.first?.outcome == "skipped", "\(lines)")
-        #expect(lines.first?.detail.contains("not due yet") == true, "\(lines)")
+        // The positive signal: the service ran (and ended), for the missed run.
+        let service = timer.replacingOccurrences(of: ".timer", with: ".service")
+        #expect(try waitUntil(20) {
+            try live.manager.systemctl(["show", "--value", "--property=ExecMainExitTimestampMonotonic", service]).stdout != "0\n"
+        }, "Persistent=true did not run the service: \(live.manager.output)")
+        #expect(DeliveryLine.all(of: live.user).isEmpty, "\(DeliveryLine.all(of: live.user))")
         #expect(try live.manager.shown().isEmpty)
         #expect(try live.manager.timers()[timer] == .some(zone.nine), "the next run moved off 09:00")
         withExtendedLifetime(display) {}

@@ -181,7 +181,7 @@ import TestSupport
         try pane.send("t")
         try pane.waitFor("A test is sent")
         try pane.send("a")
-        try pane.waitFor("Test notification not shown: no D-Bus session bus")
+        try pane.waitFor("Test notification not sent: no D-Bus session bus")
         try pane.send("H")
         try pane.waitFor("History")
         try pane.waitFor("failed")

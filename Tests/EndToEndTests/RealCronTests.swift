@@ -68,7 +68,7 @@ struct RealCrontabTests {
             var result: [String: String] = [:]
             // Delivery files are left out: a cron daemon another test starts may run this user's
             // @reboot catch-up meanwhile, and that is not apply writing.
-            let delivery: Set<String> = ["deliveries.jsonl", "delivered.json", "deliver.lock"]
+            let delivery: Set<String> = ["deliveries.jsonl", "delivered.json", "deliver.lock", "wait-tips-and-updates.lock"]
             let paths = [user.crontabFile, user.settingsPath]
                 + (try FileManager.default.contentsOfDirectory(atPath: user.stateDir)).filter { !delivery.contains($0) }.map { user.stateDir + "/" + $0 }
             for path in paths {
@@ -131,7 +131,7 @@ struct RealCrontabTests {
 /// The whole Guest path for real, with the shipped (release) binary and real clocks: a
 /// real cron daemon runs in one zone (its system zone is Asia/Kolkata, +05:30) and each user in
 /// another (`TZ`). notif writes the crontab lines in the system zone for 09:00 in the user's
-/// zone; cron runs the `@reboot` catch-up as it starts and the daily line at the user's 09:00,
+/// zone; cron runs the `@reboot` line as it starts and the daily line at the user's 09:00,
 /// which is the next minute (the user's zone is shifted so: `ZoneShift`), and the notification
 /// appears in dunst on the user's private bus.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
@@ -145,7 +145,7 @@ struct RealCronDeliveryTests {
         let binary = try NotifBinary.releaseCopy(in: sandbox, directory: #"it's "q" $HOME $(touch canary) `touch canary`; 100% \% & back\slash"#)
         let display = try VirtualDisplay()
         let system = try ZonedSystem(zone: "Asia/Kolkata")
-        let cases = ["on", "off", "master", "denied", "stale", "late"]
+        let cases = ["on", "off", "master", "denied", "stale", "late", "after"]
         var users: [String: TestUser] = [:]
         var sessions: [String: DesktopSession] = [:]
         defer {
@@ -159,10 +159,12 @@ struct RealCronDeliveryTests {
             sessions[name] = try DesktopSession(user: user, display: display)
         }
         // The users' zone: 09:00 is the next minute (at least 40 s away, for the setup below);
-        // "late" is in a zone where it is early afternoon, so its catch-up at boot shows the reminder.
+        // "late" and "after" are in a zone where it is early afternoon: the boot's run shows "late"'s
+        // reminder (its entry was there since yesterday), not "after"'s (turned on at 13:00).
         let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 40)
         var zones = Dictionary(uniqueKeysWithValues: cases.map { ($0, nine) })
         zones["late"] = ZoneShift.whereItIs(13, 0)
+        zones["after"] = zones["late"]
         func notif(_ who: String, _ args: [String]) throws -> RunResult {
             try system.run(as: users[who]!, [binary] + args,
                          sessions[who]!.environment.merging(["NOTIF_SCHEDULER": "cron", "TZ": zones[who]!]) { a, _ in a })
@@ -182,6 +184,14 @@ struct RealCronDeliveryTests {
         _ = try notif("stale", ["set", "tips-and-updates", "on"])
         _ = try notif("late", ["permission", "grant"])
         _ = try notif("late", ["set", "tips-and-updates", "on"])
+        _ = try notif("after", ["permission", "grant"])
+        _ = try notif("after", ["set", "tips-and-updates", "on"])
+        // "late"'s entry as if written yesterday at noon: today's 09:00 came while it was there.
+        let late = users["late"]!
+        let record = late.stateDir + "/entry-since.json"
+        #expect(late.read(record)?.contains("\"tips-and-updates.\(late.tag)\"") == true, "\(late.read(record) ?? "")")
+        let yesterday = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400))
+        #expect(try late.run(["/bin/sh", "-c", "printf '{\"%s\": \"%s\"}\\n' \"$0\" \"$1\" > \"$2\"", "tips-and-updates." + late.tag, yesterday, record]).status == 0)
         // The stale user turns the reminder off behind notif's back: the entry stays in cron.
         let staleSettings = try #require(users["stale"]!.read(users["stale"]!.settingsPath))
         try staleSettings.replacingOccurrences(of: "\"tipsAndUpdates\": true", with: "\"tipsAndUpdates\": false")
@@ -198,7 +208,7 @@ struct RealCronDeliveryTests {
         let status = try notif("on", ["status"])
         #expect(status.stdout.contains("cron at \(String(format: "%02d:%02d", local.hour!, local.minute!)) system time (Etc/UTC), 09:00 in \(nine)"),
                 "(Etc/UTC is Kolkata's file in cron's namespace) \(status)")
-        for name in ["on", "stale", "late"] {
+        for name in ["on", "stale", "late", "after"] {
             #expect(try system.crontab(of: users[name]!).contains("@reboot [ -x "), "\(name) should have an entry")
         }
         for name in ["off", "master", "denied"] {
@@ -215,22 +225,24 @@ struct RealCronDeliveryTests {
         }
         #expect(system.cronRunning)
         #expect(fired, "cron did not run the entries: on=\(log("on")) stale=\(log("stale")) late=\(log("late"))")
-        // Before 09:00 the boot's catch-up found nothing due; at 09:00 the line delivered.
+        // Before 09:00 the boot's run was no attempt and left no record; at 09:00 the line delivered.
         let onLines = log("on").split(separator: "\n")
-        #expect(onLines.count == 2, "\(onLines)")
-        #expect(onLines.first?.contains("\"kind\":\"catch-up\"") == true && onLines.first?.contains("not due yet") == true, "\(onLines)")
-        #expect(onLines.filter { $0.contains("\"outcome\":\"delivered\"") }.count == 1, "\(onLines)")
+        #expect(onLines.count == 1, "\(onLines)")
         #expect(onLines.contains { $0.contains(scheduled) && $0.contains("\"outcome\":\"delivered\"") && $0.contains("T09:00:") }, "\(onLines)")
-        // Booted in the afternoon: the catch-up showed today's reminder; the daily line is for another time.
-        #expect(log("late").split(separator: "\n").map { $0.contains("\"kind\":\"catch-up\"") && $0.contains("\"outcome\":\"delivered\"") } == [true],
+        // Booted in the afternoon: the boot's run showed today's reminder, recorded late.
+        #expect(log("late").split(separator: "\n").map { $0.contains("\"outcome\":\"delivered\"") && $0.contains(" late: the first run since 09:00") } == [true],
                 "\(log("late"))")
         #expect(try sessions["late"]!.shown().map(\.summary) == ["Tips & Updates"])
+        // Turned on at 13:00: the same boot shows nothing and records nothing (cron ran every
+        // @reboot job as it started, "late"'s among them, which is shown above).
+        let afterShown = try sessions["after"]!.shown()
+        #expect(log("after").isEmpty && afterShown.isEmpty, "\(log("after"))")
 
         let shown = try sessions["on"]!.shown()
         #expect(shown.count == 1, "\(shown)")
         #expect(shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif")
         #expect(log("stale").contains("Tips & Updates is off"))
-        for name in ["off", "master", "denied", "stale"] {
+        for name in ["off", "master", "denied", "stale", "after"] {
             #expect(try sessions[name]!.shown().isEmpty, "\(name) must see no notification")
         }
         for name in ["off", "master", "denied"] {
@@ -241,7 +253,7 @@ struct RealCronDeliveryTests {
         }
         // A second delivery the same day (in the user's zone) shows nothing.
         let again = try users["on"]!.run([binary, "deliver", "tips-and-updates"], sessions["on"]!.environment.merging(["TZ": nine]) { a, _ in a })
-        #expect(again.status == 0 && again.stdout.contains("already delivered today"), "\(again)")
+        #expect(again.status == 0 && again.stdout.contains("already sent today"), "\(again)")
         #expect(try sessions["on"]!.shown().count == 1)
         withExtendedLifetime((display, system)) {}
     }

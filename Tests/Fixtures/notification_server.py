@@ -10,8 +10,10 @@ hints, its id, the sender) and behaves as DIR/config.json says, read on every ca
     {"capabilities": ["actions", "body"],   what GetCapabilities answers
      "invoke": "turn-off",                  press this button, if the notification has it,
      "invoke_after": 0.5,                   this many seconds after Notify
+     "keep_after_invoke": true,             and keep it shown (no NotificationClosed), as dunst, mako and lxqt do
      "close_after": 2,                      else close it (expired) after this many seconds
      "leave_after_notify": true,            exit right after answering a Notify
+     "fail_notify": true,                   answer every Notify with an error (it is still recorded)
      "allow_replacement": true,             let another service take the name over (read at start)
      "replace": true}                       take the name over from one that allows it (read at start)
 
@@ -21,6 +23,7 @@ notification can see a button pressed.
 import json
 import os
 import sys
+import time
 
 import dbus
 import dbus.lowlevel
@@ -66,17 +69,20 @@ class Server(dbus.service.Object):
     def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout, sender=None):
         self.last_id += 1
         nid = self.last_id
-        record = {"id": nid, "app": str(app), "icon": str(icon), "summary": str(summary), "body": str(body),
+        record = {"id": nid, "time": time.time(), "app": str(app), "icon": str(icon), "summary": str(summary), "body": str(body),
                   "actions": [str(a) for a in actions], "sender": str(sender),
                   "hints": {str(k): str(v) for k, v in hints.items() if isinstance(v, dbus.String)}}
         with open(os.path.join(DIR, "notify.jsonl"), "a") as f:
             f.write(json.dumps(record) + "\n")
         c = config()
+        if c.get("fail_notify"):
+            raise dbus.exceptions.DBusException("no, not now", name="org.freedesktop.DBus.Error.Failed")
         names = [str(a) for a in actions][0::2]
         if c.get("invoke") in names:
             def press():
                 self.signal(sender, "ActionInvoked", "us", dbus.UInt32(nid), c["invoke"])
-                self.signal(sender, "NotificationClosed", "uu", dbus.UInt32(nid), dbus.UInt32(2))
+                if not c.get("keep_after_invoke"):
+                    self.signal(sender, "NotificationClosed", "uu", dbus.UInt32(nid), dbus.UInt32(2))
                 return False
             GLib.timeout_add(int(c.get("invoke_after", 0.3) * 1000), press)
         elif c.get("close_after") is not None:

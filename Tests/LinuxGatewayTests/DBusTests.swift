@@ -88,9 +88,20 @@ import Testing
         let signal = try connection.next(until: SpawnProcessRunner.monotonicNow() + 2)
         #expect(signal?.member == "NameAcquired")
         #expect(try connection.next(until: SpawnProcessRunner.monotonicNow() + 0.2) == nil)
-        // No service (the bus may try to start one, within the time given), or no bus: no capabilities.
-        #expect(DesktopNotifier.askCapabilities(["DBUS_SESSION_BUS_ADDRESS": bus.address], timeout: 1) == nil)
-        #expect(DesktopNotifier.askCapabilities(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], timeout: 1) == nil)
+        // NO_AUTO_START: the bus says nobody owns the name at once, and starts nothing (its
+        // standard service directories may well hold a notification server's activation file).
+        let started = SpawnProcessRunner.monotonicNow()
+        do {
+            _ = try connection.call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                    interface: "org.freedesktop.Notifications", member: "GetCapabilities", autoStart: false, deadline: deadline)
+            Issue.record("a notification service answered on a bare bus")
+        } catch {
+            #expect(error.name == "org.freedesktop.DBus.Error.NameHasNoOwner", "\(error)")
+            #expect(DesktopNotifier.describe(error, autoStart: false).hasPrefix("no notification service runs"))
+        }
+        #expect(SpawnProcessRunner.monotonicNow() - started < 1)
+        // No manager on this bus.
+        #expect(try NotificationBus(address: bus.address, deadline: deadline).managerEnvironment(deadline: deadline) == nil)
     }
 
     func le(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }

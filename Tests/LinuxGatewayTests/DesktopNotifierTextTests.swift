@@ -1,12 +1,11 @@
 import Testing
 @testable import LinuxGateway
 
-/// What reaches notify-send: no markup from a server acts, no control or bidi character passes,
-/// and notif's own reminder is sent exactly as before.
+/// What reaches the notification service (`Notify`'s summary and body): no markup from a
+/// server acts, no control or bidi character passes, and notif's own reminder is sent exactly as before.
 @Suite struct DesktopNotifierTextTests {
     func sent(summary: String, body: String) -> (summary: String, body: String) {
-        let argv = DesktopNotifier.command(summary: summary, body: body)
-        return (argv[argv.count - 2], argv[argv.count - 1])
+        (DesktopNotifier.safeSummary(summary), DesktopNotifier.safeBody(body))
     }
 
     @Test func bodyMarkupIsEscaped() {

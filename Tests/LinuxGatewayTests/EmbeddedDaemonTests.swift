@@ -5,7 +5,7 @@ import Storage
 @testable import LinuxGateway
 
 /// A service fixture on the built-in scheduler with a simulated clock, and a way to run the
-/// real daemon loop over it (real entry files, real delivery bookkeeping; notify-send scripted).
+/// real daemon loop over it (real entry files, real delivery bookkeeping; the desktop recorded).
 struct DaemonFixture {
     var fixture: ServiceFixture
     let clock: ManualClock
@@ -57,8 +57,10 @@ struct DaemonFixture {
         daemon.fixture.zone = systemZone("Asia/Kolkata")
         #expect(try daemon.fixture.service.apply().succeeded)
         #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).entries()
-            == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata",
-                              since: ISO8601.parse("2026-11-30T20:00:00+05:30"))])
+            == [EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata")])
+        let key = "tips-and-updates." + daemon.fixture.service.context.configuration.tag
+        // The entry began with the fixture's first apply, in Berlin (20:00 in Kolkata); rewritten for TZ, it keeps that.
+        #expect(daemon.fixture.service.context.state.entrySince()[key]?.text == "2026-11-30T15:30:00+01:00")
         daemon.fixture.environment["TZ"] = nil
         daemon.run(until: "2026-12-02T12:00:00+05:30")
         // At its start (20:00 there) nothing was missed (the entry was written at 20:00), then
@@ -78,10 +80,8 @@ struct DaemonFixture {
         // A restart the same evening: still nothing.
         daemon.clock.set("2026-12-01T21:00:00+01:00")
         daemon.run(until: "2026-12-01T22:00:00+01:00")
-        #expect(try daemon.delivered().map(\.time) == ["2026-12-02T09:00:00+01:00"])
-        let skipped = try daemon.fixture.service.context.deliveryLog.newest(100).filter { $0.kind == .catchUp }
-        // Start, clock jump, two zone changes, restart: five catch-ups, none shown.
-        #expect(skipped.count == 5 && skipped.allSatisfy { $0.outcome == .skipped && $0.detail.contains("nothing was missed") }, "\(skipped)")
+        // Start, clock jump, two zone changes, restart: five wakes, none an attempt, none recorded.
+        #expect(try daemon.fixture.service.context.deliveryLog.newest(100).map(\.time) == ["2026-12-02T09:00:00+01:00"])
     }
 
     /// Written at 08:30 and the machine off over 09:00: the daemon started at 14:00 shows it.
@@ -90,12 +90,13 @@ struct DaemonFixture {
         daemon.clock.set("2026-12-01T14:00:00+01:00")
         daemon.run(until: "2026-12-02T12:00:00+01:00")
         #expect(try daemon.delivered().map(\.time) == ["2026-12-01T14:00:00+01:00", "2026-12-02T09:00:00+01:00"])
-        #expect(try daemon.delivered().map(\.kind) == [.catchUp, .scheduled])
+        #expect(try daemon.delivered().first?.detail.hasPrefix("sent 14:00, 5 h late: the first run since 09:00") == true)
     }
 
-    /// An entry of an earlier notif does not say when it began: it is caught up as before.
+    /// An entry without a record of when it began (one of an earlier notif) is caught up as before.
     @Test func anEntryThatDoesNotSayWhenItBeganIsCaughtUpAsBefore() throws {
         let daemon = try DaemonFixture(start: "2026-12-01T14:00:00+01:00")
+        try daemon.fixture.service.context.state.remove(StateFiles.entrySinceFile)
         let schedule = EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration)
         try AtomicFile.write(Array(EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0)).text.utf8),
                              to: schedule.path("tips-and-updates", tag: daemon.fixture.service.context.configuration.tag))
@@ -108,14 +109,13 @@ struct DaemonFixture {
         let sleeper = daemon.run(until: "2026-12-01T10:00:00+01:00")
         // It sleeps straight to 09:00 (one nap), then towards the next 09:00 (cut off at 10:00).
         #expect(sleeper.napCount == 2 && sleeper.longestNap == 3600, "\(sleeper.napCount) naps, longest \(sleeper.longestNap) s")
-        // The restart at 10:00 catches up: already delivered today, so nothing.
+        // The restart at 10:00 wakes deliver: shown today already, so nothing, and no record.
         daemon.run(until: "2026-12-03T12:00:00+01:00")
         let times = try daemon.delivered().map(\.time)
         #expect(times == ["2026-12-01T09:00:00+01:00", "2026-12-02T09:00:00+01:00", "2026-12-03T09:00:00+01:00"])
         #expect(try daemon.delivered().map(\.kind) == [.scheduled, .scheduled, .scheduled])
         #expect(daemon.notifications == 3)
-        let log = try daemon.fixture.service.context.deliveryLog.newest(100)
-        #expect(log.contains { $0.kind == .catchUp && $0.detail.contains("already delivered today") })
+        #expect(try daemon.fixture.service.context.deliveryLog.newest(100).count == 3)
     }
 
     @Test func aForwardJumpOfThreeDaysCatchesUpOnceAndOnlyTheSameDay() throws {
@@ -125,7 +125,7 @@ struct DaemonFixture {
         ])
         let records = try daemon.delivered()
         #expect(records.map(\.day.description) == ["2026-12-01", "2026-12-04", "2026-12-05"])
-        #expect(records[1].kind == .catchUp && records[1].time.hasPrefix("2026-12-04T15:0"), "\(records[1])")
+        #expect(records[1].time.hasPrefix("2026-12-04T15:0") && records[1].detail.contains("6 h late"), "\(records[1])")
         #expect(records[2].time == "2026-12-05T09:00:00+01:00")
     }
 

@@ -64,34 +64,17 @@ import Storage
         #expect(EmbeddedEntry(parsing: round.text) == round)
     }
 
-    /// An entry says when it began; `apply` keeps that while the schedule is the same (so it
-    /// rewrites nothing), and a changed schedule begins again. An entry of an earlier notif,
-    /// which does not say, stays as it is.
-    @Test func anEntryKeepsWhenItBeganWhileItsScheduleIsTheSame() throws {
-        let clock = ManualClock("2026-12-01T08:30:00+01:00")
-        let embedded = EmbeddedScheduler(paths: scratch.paths, owner: testOwner, clock: clock)
+    /// When an entry began is recorded for every scheduler alike (`EntrySince`), not in the
+    /// entry: a `since=` line an earlier notif wrote is read past, and the entry is rewritten
+    /// without it.
+    @Test func anEarlierNotifsSinceLineIsReadPastAndRewrittenAway() throws {
+        let old = "\(EmbeddedEntry.header)\nreminder=tips-and-updates\ntime=09:00\nsince=2026-12-01T07:30:00+00:00\n"
+        #expect(EmbeddedEntry(parsing: old) == EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0)))
+        try FileIO.makeDirectory(embedded.directory)
+        try AtomicFile.write(Array(old.utf8), to: embedded.path("tips-and-updates", tag: testOwner.tag))
+        #expect(try embedded.render(tipsEntry()) != embedded.installed()["tips-and-updates"], "apply rewrites it")
         try embedded.install(tipsEntry())
-        let began = ISO8601.parse("2026-12-01T08:30:00+01:00")
-        #expect(try embedded.entries().map(\.since) == [began])
-        #expect(try embedded.installed()["tips-and-updates"]?.contains("\nsince=2026-12-01T07:30:00+00:00\n") == true)
-        clock.advance(86_400)
-        #expect(try embedded.render(tipsEntry()) == embedded.installed()["tips-and-updates"], "the same entry renders as written")
-        let inKolkata = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
-                                       zone: systemZone("Asia/Kolkata"), zoneVariable: "Asia/Kolkata")
-        try embedded.install(inKolkata)
-        #expect(try embedded.entries().map(\.since) == [clock.now()], "another zone is another entry, begun now")
-
-        let earlier = EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0))
-        try AtomicFile.write(Array(earlier.text.utf8), to: embedded.path("tips-and-updates", tag: testOwner.tag))
-        #expect(try embedded.render(tipsEntry()) == earlier.text)
-        #expect(try embedded.entries() == [earlier])
-    }
-
-    @Test func sinceRoundTripsAndAnUnreadableOneIsNotKnown() {
-        let entry = EmbeddedEntry(id: "tips-and-updates", time: DailyTime(hour: 9, minute: 0), zone: "Asia/Kolkata",
-                                  since: ISO8601.parse("2026-12-01T14:00:00+05:30"))
-        #expect(EmbeddedEntry(parsing: entry.text) == entry)
-        #expect(EmbeddedEntry(parsing: "reminder=x\ntime=09:00\nsince=yesterday\n") == EmbeddedEntry(id: "x", time: DailyTime(hour: 9, minute: 0)))
+        #expect(try embedded.installed()["tips-and-updates"]?.contains("since=") == false)
     }
 
     @Test func idsThatCannotBeFileNamesAreRefused() {

@@ -22,6 +22,8 @@ struct ServiceFixture {
     /// The password database's home (what HOME is in a job); nil as if unknown.
     var accountHome: String?
     var notifyFails = false
+    /// The desktop: what was shown and handed to the reminder's waiter.
+    let desktop = RecordingDesktop()
     /// When set, `crontab` is not installed.
     let crontabMissing = Flag()
     var scheduler: SchedulerKind? = .cron
@@ -41,16 +43,16 @@ struct ServiceFixture {
         let systemctl = SystemctlDouble(paths: scratch.paths)
         self.systemctl = systemctl
         runner = RecordingRunner { call throws(SpawnError) in
-            if call.argv.first == "notify-send" {
-                return notifyFails ? ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8))
-                                   : ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8))
-            }
             if call.argv.first == "systemctl" { return systemctl.respond(call) }
             if crontabMissing.isSet { throw SpawnError(program: call.argv[0], code: ENOENT) }
             return crontab.respond(call)
         }
         clock = FixedClock(instant: ISO8601.parse(now)!)
         self.notifyFails = notifyFails
+        if notifyFails {
+            desktop.answer = .failed("the user bus: no notification service runs")
+            desktop.fails = true
+        }
     }
 
     var context: NotifContext {
@@ -69,6 +71,7 @@ struct ServiceFixture {
         context.systemZone = machineZone
         context.catalog = catalog
         context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
+        context.desktop = desktop
         // The scratch home is under /tmp, which the trust rule refuses; elsewhere it is the real rule.
         let scratchPath = scratch.path
         context.trust = { $0.hasPrefix(scratchPath + "/") || $0 == scratchPath ? nil : TrustedPath.problem($0) }
@@ -81,7 +84,8 @@ struct ServiceFixture {
         try service.context.store.update(change)
     }
 
-    var notifications: Int { runner.argvs.filter { $0.first == "notify-send" }.count }
+    /// Reminders handed to the waiter, and notifications shown, so far.
+    var notifications: Int { desktop.handOffs.count + desktop.shown.count }
 }
 
 @Suite struct ReminderServiceTests {
@@ -152,24 +156,25 @@ struct ServiceFixture {
     @Test func deliversOncePerLocalDay() throws {
         var fixture = ServiceFixture()
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
-        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
-        let second = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+        let second = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(second.outcome == .delivered, "\(second)")
         #expect(second.day.description == "2026-12-01")
         #expect(second.time == "2026-12-01T09:00:05+01:00")
-        let third = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
-        #expect(third.outcome == .skipped && third.detail.contains("already delivered today"))
+        #expect(second.detail == "accepted by the notification service through the user bus as notification 7, with Turn off and Settings")
+        // Shown already: another run that day is no attempt, and records nothing.
+        let third = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(third.outcome == .skipped && third.detail == "already sent today (2026-12-01)")
         #expect(fixture.notifications == 1)
         // The next local day delivers again.
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-02T09:00:00+01:00")!)
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .delivered)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .delivered)
         let log = try fixture.service.context.deliveryLog.newest(10)
-        #expect(log.map(\.outcome) == [.delivered, .skipped, .delivered])
+        #expect(log.map(\.outcome) == [.delivered, .delivered])
+        #expect(fixture.desktop.handOffs.map(\.day.description) == ["2026-12-01", "2026-12-02"])
     }
 
     @Test func aStaleEntryDeliversNothing() throws {
-        var fixture = ServiceFixture()
-        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        let fixture = ServiceFixture()
         for change: (inout NotificationPreferences) -> Void in [
             { $0.tipsAndUpdates = false; $0.permission = .granted },
             { $0.tipsAndUpdates = true; $0.pushNotifications = false },
@@ -177,41 +182,88 @@ struct ServiceFixture {
             { $0.permission = .granted; $0.mode = .account },
         ] {
             try fixture.save(change)
-            let record = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
+            let record = fixture.service.deliver(LocalReminders.tipsAndUpdates)
             #expect(record.outcome == .skipped)
         }
         #expect(fixture.notifications == 0)
+        #expect(try fixture.service.context.deliveryLog.newest(10).count == 4, "a due run the settings refuse is recorded")
     }
 
     @Test func aFailedDeliveryIsRecordedWithTheReasonAndCanBeRetried() throws {
         var fixture = ServiceFixture(notifyFails: true)
-        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
-        let record = fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled)
-        #expect(record.outcome == .failed && record.detail.contains("no server"))
+        let record = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(record.outcome == .failed && record.detail.contains("no notification service"))
         #expect(fixture.service.context.state.lastDelivered().isEmpty)
+        fixture.desktop.answer = .shown("through the user bus as notification 8")
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T09:30:00+01:00")!)
+        let retried = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(retried.outcome == .delivered && retried.detail.hasPrefix("sent 09:30, 30 min late: the first run since 09:00"), "\(retried)")
+    }
+
+    /// No service: the waiter waits, `deliver` records it, and runs that come meanwhile do
+    /// nothing (the waiter's lock says one waits); the waiter that says `busy` is no attempt either.
+    @Test func aWaitingReminderIsRecordedOnceAndLeftToItsWaiter() throws {
+        let fixture = ServiceFixture()
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        fixture.desktop.answer = .waiting("the user bus: no notification service runs")
+        let waiting = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(waiting.outcome == .waiting && waiting.detail == "no notification service: the user bus: no notification service runs; "
+                + "it is sent as soon as one comes, until the day ends", "\(waiting)")
+        let lock = try #require(try FileLock.tryAcquire(fixture.scratch.paths.stateFile(StateFiles.waitLock("tips-and-updates"))))
+        let meanwhile = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(meanwhile.outcome == .skipped && meanwhile.detail.contains("a waiter already waits"), "\(meanwhile)")
+        #expect(fixture.desktop.handOffs.count == 1, "no second waiter")
+        lock.release()
+        fixture.desktop.answer = .busy
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .skipped)
+        #expect(try fixture.service.context.deliveryLog.newest(10).map(\.outcome) == [.waiting])
+        let status = try fixture.service.status()
+        #expect(status.lastDelivery == nil && status.lastAttempt?.outcome == .waiting && !status.waiting)
     }
 
     @Test func testNotificationsDoNotCountAsTheDaysReminder() throws {
-        var fixture = ServiceFixture()
-        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
+        let fixture = ServiceFixture()
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
-        #expect(fixture.service.deliver(LocalReminders.testNotification, kind: .test).outcome == .delivered)
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .delivered)
+        #expect(fixture.service.test().outcome == .delivered)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .delivered)
         #expect(try fixture.service.status().lastDelivery?.kind == .scheduled)
         try fixture.save { $0.permission = .denied }
-        #expect(fixture.service.deliver(LocalReminders.testNotification, kind: .test).outcome == .skipped)
+        #expect(fixture.service.test().outcome == .skipped)
+        #expect(fixture.desktop.shown.map(\.summary) == ["notif test notification"], "\(fixture.desktop.shown)")
     }
 
-    @Test func catchUpOnlyAfterTodaysTimeAndOnlyOnce() throws {
+    /// Every run keeps one rule: before today's time nothing (and no record), after it the
+    /// reminder once, whether the entry asked with --catch-up or not.
+    @Test func beforeTheTimeNothingAfterItOnce() throws {
         var fixture = ServiceFixture(now: "2026-12-01T08:30:00+01:00")
-        fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/x"
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .skipped)
+        let early = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(early.outcome == .skipped && early.detail == "not due yet: 08:30 in Europe/Berlin, before 09:00")
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T15:00:00+01:00")!)
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .delivered)
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .catchUp).outcome == .skipped)
-        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates, kind: .scheduled).outcome == .skipped)
+        let late = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(late.outcome == .delivered && late.detail.hasPrefix("sent 15:00, 6 h late: the first run since 09:00"), "\(late)")
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .skipped)
+        #expect(try fixture.service.context.deliveryLog.newest(10).map(\.outcome) == [.delivered])
+    }
+
+    /// `apply` records when an entry for a reminder that had none began; `deliver` reads it:
+    /// turned on after 09:00, nothing until tomorrow's 09:00, whatever run comes.
+    @Test func turnedOnAfterTheTimeShowsNothingUntilTomorrow() throws {
+        var fixture = ServiceFixture(now: "2026-12-01T14:05:00+01:00")
+        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        #expect(try fixture.service.apply().report.outcomes.first?.newEntry == true)
+        let key = "tips-and-updates." + fixture.service.context.configuration.tag
+        #expect(fixture.service.context.state.entrySince()[key]?.text == "2026-12-01T14:05:00+01:00")
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T16:00:00+01:00")!)
+        let boot = fixture.service.deliver(LocalReminders.tipsAndUpdates)
+        #expect(boot.outcome == .skipped && boot.detail.hasPrefix("turned on at 14:05 in Europe/Berlin, after today's 09:00"), "\(boot)")
+        // An apply that rewrites nothing keeps when it began.
+        #expect(try fixture.service.apply().report.outcomes.first?.newEntry == false)
+        #expect(fixture.service.context.state.entrySince()[key]?.text == "2026-12-01T14:05:00+01:00")
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-02T09:00:01+01:00")!)
+        #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .delivered)
+        #expect(fixture.notifications == 1)
     }
 
     @Test func statusReportsPlanInstalledSyncAndNextReminder() throws {

@@ -109,3 +109,40 @@ func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
 let testOwner = ConfigurationID(settingsPath: "/home/tester/.config/notif/settings.json", isDefault: true)
 /// Another configuration of the same user (`XDG_CONFIG_HOME=/srv/other`).
 let otherOwner = ConfigurationID(settingsPath: "/srv/other/notif/settings.json", isDefault: false)
+
+/// Stands in for the desktop (the notification service and the reminder's waiter): records each
+/// reminder handed off and each notification shown, and answers as told.
+final class RecordingDesktop: Desktop, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _handOffs: [(id: String, day: CivilDate)] = []
+    private var _shown: [(summary: String, body: String)] = []
+    private var _answer: HandoffAnswer = .shown("through the user bus as notification 7, with Turn off and Settings")
+    private var _fails = false
+
+    var handOffs: [(id: String, day: CivilDate)] { lock.withLock { _handOffs } }
+    var shown: [(summary: String, body: String)] { lock.withLock { _shown } }
+    /// What the waiter answers from now on.
+    var answer: HandoffAnswer {
+        get { lock.withLock { _answer } }
+        set { lock.withLock { _answer = newValue } }
+    }
+    /// Whether a plain notification fails (no service).
+    var fails: Bool {
+        get { lock.withLock { _fails } }
+        set { lock.withLock { _fails = newValue } }
+    }
+
+    func handOff(_ reminder: LocalReminder, day: CivilDate, context: NotifContext) -> HandoffAnswer {
+        lock.withLock {
+            _handOffs.append((reminder.id, day))
+            return _answer
+        }
+    }
+
+    func show(summary: String, body: String, context: NotifContext) -> Result<String, GatewayError> {
+        lock.withLock {
+            _shown.append((summary, body))
+            return _fails ? .failure(GatewayError("the user bus: no notification service runs")) : .success("through the user bus as notification 7")
+        }
+    }
+}

@@ -75,9 +75,9 @@ import Testing
         // It is deliver's own rule: a run at that 09:00 would skip.
         let reminder = LocalReminders.all[0]
         let due = ReminderClock.fireInstant(of: reminder.time, on: CivilDate(year: 2026, month: 12, day: 1), in: berlin)
-        #expect(DeliveryDecision.decide(reminder, kind: .scheduled, preferences: try fixture.service.context.store.load().preferences,
-                                        lastDelivered: CivilDate(year: 2026, month: 12, day: 1), now: due, zone: berlin)
-                == .skip("already delivered today (2026-12-01)"))
+        #expect(DeliveryDecision.decide(reminder, preferences: try fixture.service.context.store.load().preferences, now: due, zone: berlin,
+                                        shown: ShownDay(day: CivilDate(year: 2026, month: 12, day: 1)))
+                == .notDue(.shownToday(CivilDate(year: 2026, month: 12, day: 1))))
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T09:00:05+01:00")!)
         #expect(fixture.service.nextFire()["tips-and-updates"].map { ISO8601.format($0, in: berlin) } == "2026-12-02T09:00:00+01:00")
     }

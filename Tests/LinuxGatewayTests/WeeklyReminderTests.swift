@@ -81,14 +81,14 @@ import Testing
         p[LongerTable.toggle] = true
         p.permission = .granted
         let berlin = systemZone("Europe/Berlin")
-        func decide(_ iso: String, _ kind: DeliveryKind) -> DeliveryDecision {
-            DeliveryDecision.decide(Self.weekly, kind: kind, preferences: p, lastDelivered: nil, now: ISO8601.parse(iso)!, zone: berlin)
+        func decide(_ iso: String) -> DeliveryDecision {
+            DeliveryDecision.decide(Self.weekly, preferences: p, now: ISO8601.parse(iso)!, zone: berlin)
         }
-        #expect(decide("2026-12-07T10:00:30+01:00", .scheduled) == .deliver)
-        #expect(decide("2026-12-08T10:00:30+01:00", .scheduled) == .notTheTime("not the reminder's day: Tuesday in Europe/Berlin, not every Monday"))
-        #expect(decide("2026-12-07T09:00:30+01:00", .scheduled) != .deliver)
-        #expect(decide("2026-12-07T18:00:00+01:00", .catchUp) == .deliver)
-        #expect(decide("2026-12-08T18:00:00+01:00", .catchUp) == .skip("not due today (every Monday at 10:00)"))
+        #expect(decide("2026-12-07T10:00:30+01:00") == .deliver)
+        #expect(decide("2026-12-08T10:00:30+01:00") == .notDue(.notTheDay(.tuesday, zone: "Europe/Berlin", recurrence: "every Monday")))
+        #expect(decide("2026-12-07T09:00:30+01:00") != .deliver)
+        #expect(decide("2026-12-07T18:00:00+01:00") == .deliver)
+        #expect(decide("2026-12-08T18:00:00+01:00") != .deliver)
     }
 
     /// The service with the longer table: `apply` installs it, `status` and `status --json` list

@@ -149,7 +149,7 @@ import Testing
 
     @Test func deliveringAnUnknownReminderIsBadUsage() {
         let fixture = AppFixture(), captured = CapturedOutput()
-        #expect(commands(fixture, captured).deliver("no-such-reminder", catchUp: false) == .usage)
+        #expect(commands(fixture, captured).deliver("no-such-reminder") == .usage)
         #expect(captured.err == "notif: unknown reminder 'no-such-reminder'\n")
     }
 
@@ -158,7 +158,7 @@ import Testing
         #expect(commands(fixture, captured).test() == .failure)
         #expect(captured.err.contains("permission is Not decided"), "\(captured.err)")
         #expect(captured.err.contains("`notif permission allow`"), "\(captured.err)")
-        #expect(fixture.runner.argvs.isEmpty, "nothing was started")
+        #expect(fixture.runner.argvs.isEmpty && fixture.desktop.shown.isEmpty, "nothing was started or shown")
     }
 
     @Test func historyListsTheLogNewestFirstAndSaysWhenEmpty() throws {
@@ -166,9 +166,10 @@ import Testing
         let run = commands(fixture, captured)
         #expect(run.history(limit: 20, json: false) == .success)
         #expect(captured.out == "No deliveries yet.\n")
-        // A run at 12:00 is not the reminder's time: it leaves no record. A catch-up after 09:00 does.
+        // A run at 12:00, after 09:00 and nothing shown yet today: the reminder, recorded.
         try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
-        _ = run.deliver(tips, catchUp: true)
+        _ = run.deliver(tips)
+        #expect(fixture.desktop.handOffs == [tips])
         captured.out = ""
         #expect(run.history(limit: 20, json: true) == .success)
         let lines = captured.out.split(separator: "\n")

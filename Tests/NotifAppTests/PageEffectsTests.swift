@@ -117,27 +117,24 @@ import TestSupport
     }
 
     @Test func aTestNotificationSaysWhetherItWasShownAndTheHistoryListsIt() throws {
-        var fixture = AppFixture()
-        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/notif-app-test"]
-        fixture.runner = ScriptedRunner { argv in
-            argv.first == "notify-send" ? ProcessResult(exitStatus: 0, stdout: Array("7\n".utf8)) : ProcessResult(exitStatus: 127)
-        }
-        #expect(effects(fixture).perform(.sendTest) == .testFinished(succeeded: false, message: "Test notification not shown: permission is Not decided"))
-        #expect(fixture.runner.argvs.isEmpty, "nothing is shown without permission")
+        let fixture = AppFixture()
+        #expect(effects(fixture).perform(.sendTest) == .testFinished(succeeded: false, message: "Test notification not sent: permission is Not decided"))
+        #expect(fixture.desktop.shown.isEmpty, "nothing is shown without permission")
         try fixture.context.store.update { $0.permission = .granted }
         let shown = effects(fixture).perform(.sendTest)
         guard case .testFinished(true, let message)? = shown else {
-            Issue.record("the test notification was not shown: \(String(describing: shown)); ran \(fixture.runner.argvs)")
+            Issue.record("the test notification was not sent: \(String(describing: shown)); ran \(fixture.runner.argvs)")
             return
         }
         #expect(message.hasPrefix("Test notification "), "\(message)")
-        #expect(fixture.runner.argvs.contains { $0.first == "notify-send" })
-        fixture.runner = ScriptedRunner { _ in ProcessResult(exitStatus: 1, stderr: Array("GDBus.Error: no server\n".utf8)) }
+        #expect(message == "Test notification accepted by the notification service through the user bus as notification 7.", "\(message)")
+        #expect(fixture.desktop.shown == ["notif test notification"])
+        fixture.desktop.fails = true
         guard case .testFinished(false, let failure)? = effects(fixture).perform(.sendTest) else {
             Issue.record("a failed test notification counted as shown")
             return
         }
-        #expect(failure.hasPrefix("Test notification not shown: "), "\(failure)")
+        #expect(failure.hasPrefix("Test notification not sent: "), "\(failure)")
         guard case .historyLoaded(.records(let records))? = effects(fixture).perform(.loadHistory) else {
             Issue.record("no delivery log")
             return

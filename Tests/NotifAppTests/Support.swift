@@ -59,11 +59,41 @@ struct AppFixture {
                                    executable: "/usr/local/bin/notif")
         context.systemZone = .utc
         context.isExecutable = { $0 == "/usr/local/bin/notif" }
+        context.desktop = desktop
         // The scratch home is under /tmp, which the trust rule refuses; elsewhere it is the real rule.
         let scratchPath = scratch.path
         context.trust = { $0.hasPrefix(scratchPath + "/") || $0 == scratchPath ? nil : TrustedPath.problem($0) }
         return context
     }
+    /// The desktop: what was shown and handed to the reminder's waiter.
+    var desktop = AppDesktop()
 
     var service: ReminderService { ReminderService(context: context) }
+}
+
+/// Stands in for the desktop: records what is shown and handed to the reminder's waiter, and
+/// succeeds unless told to fail.
+final class AppDesktop: Desktop, Sendable {
+    private let state = Mutex<(shown: [String], handOffs: [String], fails: Bool)>(([], [], false))
+    var shown: [String] { state.withLock { $0.shown } }
+    var handOffs: [String] { state.withLock { $0.handOffs } }
+    /// Whether no notification service can be reached from now on.
+    var fails: Bool {
+        get { state.withLock { $0.fails } }
+        set { state.withLock { $0.fails = newValue } }
+    }
+
+    func handOff(_ reminder: LocalReminder, day: CivilDate, context: NotifContext) -> HandoffAnswer {
+        state.withLock { state in
+            state.handOffs.append(reminder.id)
+            return state.fails ? .failed("no notification service runs") : .shown("through the user bus as notification 7")
+        }
+    }
+
+    func show(summary: String, body: String, context: NotifContext) -> Result<String, GatewayError> {
+        state.withLock { state in
+            state.shown.append(summary)
+            return state.fails ? .failure(GatewayError("no notification service runs")) : .success("through the user bus as notification 7")
+        }
+    }
 }

@@ -111,8 +111,8 @@ import SharedLogic
         var s = Script(preferences: .with { $0.permission = .granted })
         #expect(s.press(.char("t")) == [.sendTest])
         #expect(s.screen.contains("Sending a test notification"))
-        s.send(.testFinished(succeeded: false, message: "Test notification not shown: no D-Bus session bus"))
-        #expect(s.screen.contains("Test notification not shown: no D-Bus session bus"))
+        s.send(.testFinished(succeeded: false, message: "Test notification not sent: no D-Bus session bus"))
+        #expect(s.screen.contains("Test notification not sent: no D-Bus session bus"))
         #expect(s.state.notice?.isWarning == true)
     }
 

@@ -101,10 +101,10 @@ import SharedLogic
         var g = Script(preferences: .with { _ in })
         g.press(.char("H"))
         g.send(.historyLoaded(.records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: CivilDate(year: 2026, month: 11, day: 30),
-                                                        reminder: "tips-and-updates", kind: .catchUp, outcome: .failed, detail: long)])))
+                                                        reminder: "tips-and-updates", kind: .scheduled, outcome: .waiting, detail: long)])))
         g.press(.enter)
-        #expect(g.screen.contains("Reminder: Tips & Updates (tips-and-updates)") && g.screen.contains("Outcome: failed"))
-        #expect(g.screen.contains("Run: late, for a time missed earlier that day (catch-up)"), "\(g.screen)")
+        #expect(g.screen.contains("Reminder: Tips & Updates (tips-and-updates)") && g.screen.contains("Outcome: waiting"))
+        #expect(g.screen.contains("Run: the day's reminder (a scheduler's run, or its waiter)"), "\(g.screen)")
         // A test notification reads as one, not "Test (test, test)".
         var t = Script(preferences: .with { _ in })
         t.press(.char("H"))

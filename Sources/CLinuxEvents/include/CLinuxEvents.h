@@ -1,8 +1,10 @@
 /* Linux wake-up sources Swift's Glibc module does not import: timerfd (an absolute timer on the
-   real-time clock that a clock change cancels) and signalfd. notif daemon sleeps on these. */
+   real-time clock that a clock change cancels) and signalfd. notif daemon sleeps on these. And
+   glibc's posix_spawn action that closes descriptors, which the module does not import either. */
 #ifndef NOTIF_CLINUXEVENTS_H
 #define NOTIF_CLINUXEVENTS_H
 
+#include <spawn.h>
 #include <stdint.h>
 
 /* A non-blocking, close-on-exec timerfd on CLOCK_REALTIME; -1 with errno on failure. */
@@ -29,5 +31,9 @@ int notif_stop_signals_fd(void);
 
 /* The next signal read from such a descriptor, 0 when none is pending, -1 on error. */
 int notif_stop_signals_read(int fd);
+
+/* Adds to `actions` the closing of every descriptor from `from` on in the child
+   (posix_spawn_file_actions_addclosefrom_np, glibc 2.34). 0, or an error number. */
+int notif_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif

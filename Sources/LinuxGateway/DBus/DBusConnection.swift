@@ -64,12 +64,13 @@ final class DBusConnection {
     }
 
     /// Calls a method and waits for its reply; an error reply is thrown with its name and text.
+    /// - Parameter autoStart: whether the bus may start a program to own `destination`.
     func call(destination: String, path: String, interface: String, member: String, signature: String = "",
-              body: [UInt8] = [], deadline: Double) throws(DBusError) -> DBusMessage {
+              body: [UInt8] = [], autoStart: Bool = true, deadline: Double) throws(DBusError) -> DBusMessage {
         serial += 1
         let mine = serial
         try write(DBusMessage.call(serial: mine, destination: destination, path: path, interface: interface, member: member,
-                                   signature: signature, body: body), deadline: deadline)
+                                   signature: signature, body: body, autoStart: autoStart), deadline: deadline)
         while true {
             let message = try read(deadline: deadline)
             if message.replySerial == mine && (message.kind == .reply || message.kind == .error) {
@@ -98,6 +99,10 @@ final class DBusConnection {
     }
 
     static let timedOut = "notif.TimedOut"
+
+    /// The socket, for a `poll` that waits on this connection among other things. Read what is
+    /// there with `next(until:)` before polling again: a message may already be buffered.
+    var descriptor: Int32 { fd }
 
     /// One whole message from the socket.
     private func read(deadline: Double) throws(DBusError) -> DBusMessage {

@@ -19,12 +19,14 @@ struct DBusMessage {
     var bodyReader: DBusReader { DBusReader(body, littleEndian: littleEndian) }
 
     /// The wire bytes of a message notif sends (a call: body already marshalled from offset 0).
+    /// - Parameter autoStart: false sets NO_AUTO_START: the bus answers that nobody owns the
+    ///   destination instead of starting a program for it (D-Bus activation).
     static func call(serial: UInt32, destination: String, path: String, interface: String, member: String,
-                     signature: String = "", body: [UInt8] = [], noReply: Bool = false) -> [UInt8] {
+                     signature: String = "", body: [UInt8] = [], noReply: Bool = false, autoStart: Bool = true) -> [UInt8] {
         var writer = DBusWriter()
         writer.byte(UInt8(ascii: "l"))
         writer.byte(Kind.call.rawValue)
-        writer.byte(noReply ? 1 : 0)
+        writer.byte((noReply ? 0x1 : 0) | (autoStart ? 0 : 0x2))
         writer.byte(1)
         writer.uint32(UInt32(body.count))
         writer.uint32(serial)

@@ -63,6 +63,13 @@ struct DBusReader {
         return values
     }
 
+    /// A variant holding an array of strings (`v` of `as`, as a property of that type comes).
+    mutating func stringsVariant() throws(DBusError) -> [String] {
+        let signature = try signature()
+        guard signature == "as" else { throw DBusError("a D-Bus variant of \(signature.debugDescription) where strings were expected") }
+        return try strings()
+    }
+
     /// A variant holding one basic value (what header fields hold); nil for other kinds.
     mutating func variant() throws(DBusError) -> DBusBasic? {
         switch try signature() {

@@ -1,46 +1,104 @@
 import SharedLogic
 import Storage
 
-/// Shows notifications through the freedesktop notification service with `notify-send`
-/// (app name notif, notif's icon, the `desktop-entry` hint), always within a time limit. A
-/// reminder with buttons goes to a detached waiter (`ActionHandoff`) when the service says it
-/// supports actions (asked over notif's own D-Bus connection); the bubble is shown without
-/// buttons otherwise.
+/// Shows notifications through the freedesktop notification service over notif's own D-Bus
+/// connection (app name notif, notif's icon, the `desktop-entry` hint, normal urgency): on the
+/// first of the session buses it is given that has a notification service, each within its own
+/// time limit. Buttons only where the service lists "actions". The bus starts a server for it
+/// only as `ActivationRule` allows; every other call carries NO_AUTO_START.
 public struct DesktopNotifier: Sendable {
-    let runner: any ProcessRunner
-    let timeout: Double
     let icon: String
-    /// What the service on a session can do (the session's variables as changes to this
-    /// process's, and seconds it may take); nil when it cannot be asked.
-    let capabilities: @Sendable ([String: String?], Double) -> Set<String>?
+    /// Seconds each bus may take.
+    let timeout: Double
+    /// This process's environment.
+    let lookup: @Sendable (String) -> String?
 
-    /// - Parameter timeout: seconds each session's notification service may take.
-    public init(runner: any ProcessRunner, timeout: Double = 5, icon: String = AppIcon.name,
-                capabilities: @escaping @Sendable ([String: String?], Double) -> Set<String>? = DesktopNotifier.askCapabilities) {
-        self.runner = runner
-        self.timeout = timeout
+    public init(icon: String = AppIcon.name, timeout: Double = 5, lookup: @escaping @Sendable (String) -> String? = { Posix.environment($0) }) {
         self.icon = icon
-        self.capabilities = capabilities
+        self.timeout = timeout
+        self.lookup = lookup
     }
 
-    /// `GetCapabilities` on the session's bus, over notif's own connection.
-    @Sendable public static func askCapabilities(_ environment: [String: String?], timeout: Double) -> Set<String>? {
-        let address = environment["DBUS_SESSION_BUS_ADDRESS"] ?? Posix.environment("DBUS_SESSION_BUS_ADDRESS")
-        guard let address, !address.isEmpty else { return nil }
-        let deadline = SpawnProcessRunner.monotonicNow() + timeout
-        return try? NotificationBus(address: address, deadline: deadline).capabilities(deadline: deadline)
+    /// A notification the service accepted, with the connection that sent it (the one that hears
+    /// its buttons).
+    public struct Shown {
+        public let bus: NotificationBus
+        public let id: UInt32
+        /// Whether it has the buttons it was asked for.
+        public let buttons: Bool
+        /// `through the user bus as notification 7, with Turn off and Settings`.
+        public let words: String
     }
 
-    /// The summary shown when the one given is empty or blank (notify-send refuses an empty one).
+    /// Tries each session in turn. Failure: why, from every attempt.
+    public func show(summary: String, body: String, actions: [ReminderAction] = [], expireMilliseconds: Int32 = 10_000,
+                     environments: [(source: String, changes: [String: String?])]) -> Result<Shown, GatewayError> {
+        guard !environments.isEmpty else { return .failure(GatewayError(Self.noBus)) }
+        var problems: [String] = []
+        // Each session its own short time limit: a service that hangs (perhaps one another user
+        // put on a stale address) must not keep the notification from the next session.
+        for environment in environments {
+            let deadline = SpawnProcessRunner.monotonicNow() + timeout
+            let bus: NotificationBus
+            do {
+                bus = try connect(environment.changes, deadline: deadline)
+            } catch {
+                problems.append("\(environment.source): \(error.message)")
+                continue
+            }
+            let activation = ActivationRule.allows(lookup: lookup, changes: environment.changes,
+                                                   managerEnvironment: { bus.managerEnvironment(deadline: deadline) })
+            switch show(on: bus, source: environment.source, summary: summary, body: body, actions: actions,
+                        expireMilliseconds: expireMilliseconds, autoStart: activation, deadline: deadline) {
+            case .success(let shown): return .success(shown)
+            case .failure(let error): problems.append("\(environment.source): \(error.message)")
+            }
+        }
+        return .failure(GatewayError(problems.joined(separator: "; ")))
+    }
+
+    /// A connection to the session bus `changes` name (or this process's own).
+    public func connect(_ changes: [String: String?], deadline: Double) throws(DBusError) -> NotificationBus {
+        let address: String? = if let change = changes["DBUS_SESSION_BUS_ADDRESS"] { change } else { lookup("DBUS_SESSION_BUS_ADDRESS") }
+        guard let address, !address.isEmpty else { throw DBusError("DBUS_SESSION_BUS_ADDRESS is not set") }
+        return try NotificationBus(address: address, deadline: deadline)
+    }
+
+    /// One try on one bus: `GetCapabilities`, then `Notify` (with `actions` when the service has
+    /// them). Without `autoStart`, a bus with no server says so rather than start one.
+    public func show(on bus: NotificationBus, source: String, summary: String, body: String, actions: [ReminderAction],
+                     expireMilliseconds: Int32, autoStart: Bool, deadline: Double) -> Result<Shown, GatewayError> {
+        do {
+            let capabilities = try bus.capabilities(autoStart: autoStart, deadline: deadline)
+            let buttons = !actions.isEmpty && capabilities.contains("actions")
+            let id = try bus.notify(summary: summary, body: body, icon: icon, actions: buttons ? actions : [],
+                                    expireMilliseconds: buttons ? 0 : expireMilliseconds, autoStart: false, deadline: deadline)
+            let with = buttons ? ", with " + actions.map(\.label).joined(separator: " and ") : ""
+            return .success(Shown(bus: bus, id: id, buttons: buttons, words: "through \(source) as notification \(id)\(with)"))
+        } catch {
+            return .failure(GatewayError(Self.describe(error, autoStart: autoStart)))
+        }
+    }
+
+    /// The bus's answer in words.
+    static func describe(_ error: DBusError, autoStart: Bool) -> String {
+        switch error.name {
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            return autoStart ? "no notification service runs, and the bus has none to start"
+                : "no notification service runs (outside the graphical session notif does not have the bus start one)"
+        case let name? where name.hasPrefix("org.freedesktop.DBus.Error.Spawn") || name == "org.freedesktop.systemd1.NoSuchUnit":
+            return "the bus could not start a notification service: \(error.message)"
+        case DBusConnection.timedOut?:
+            return "the notification service did not answer in time"
+        default:
+            return error.message
+        }
+    }
+
+    static let noBus = "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, no user bus runs, and no recorded session is served by you (run `notif apply` inside your desktop session)"
+
+    /// The summary shown when the one given is empty or blank.
     public static let fallbackSummary = "notif"
-
-    /// The argv used for one notification: the summary and body made safe first
-    /// (`safeSummary`, `safeBody`), and a button per action.
-    public static func command(summary: String, body: String, icon: String = AppIcon.name, actions: [ReminderAction] = []) -> [String] {
-        ["notify-send", "--app-name=notif", "--icon=\(icon)", "--hint=string:desktop-entry:\(AppIcon.desktopEntry)",
-         "--urgency=normal", "--expire-time=10000", "--print-id"] + actions.map(\.argument)
-            + ["--", safeSummary(summary), safeBody(body)]
-    }
 
     /// A summary the notification service shows as plain text: control characters and
     /// bidirectional overrides removed (a line break becomes a space), `<` and `>` replaced by
@@ -76,51 +134,5 @@ public struct DesktopNotifier: Sendable {
             }
         }
         return out
-    }
-
-    /// Tries each session environment in turn. Success: which session showed it (and its id);
-    /// failure: why, from every attempt. With `handoff`, a service that lists "actions" gets
-    /// the reminder with its buttons from the handoff's detached waiter.
-    public func show(summary: String, body: String, environments: [(source: String, changes: [String: String?])],
-                     handoff: (any ActionHandoff)? = nil) -> Result<String, GatewayError> {
-        guard !environments.isEmpty else {
-            return .failure(GatewayError("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, no user bus runs, and no recorded session is served by you (run `notif apply` inside your desktop session)"))
-        }
-        var problems: [String] = []
-        // Each session its own short time limit: a service that hangs (perhaps one another user
-        // put on a stale address) must not keep the notification from the next session.
-        for environment in environments {
-            let deadline = SpawnProcessRunner.monotonicNow() + timeout
-            var withoutButtons = ""
-            if let handoff, supportsActions(environment.changes, timeout: timeout) {
-                let remaining = max(0.5, deadline - SpawnProcessRunner.monotonicNow())
-                switch handoff.start(environment: environment.changes, timeout: remaining) {
-                case .success(let id):
-                    return .success("shown through \(environment.source) as notification \(id), with \(ReminderAction.allCases.map(\.label).joined(separator: " and "))")
-                case .failure(let error):
-                    // The bubble without buttons is still worth a try on this session.
-                    withoutButtons = " (without buttons: \(error.message))"
-                }
-            }
-            do {
-                let remaining = max(0.5, deadline - SpawnProcessRunner.monotonicNow())
-                let result = try runner.run(Self.command(summary: summary, body: body, icon: icon), input: nil,
-                                            environment: environment.changes, timeout: remaining)
-                if result.succeeded {
-                    let id = result.stdoutText.split(whereSeparator: \.isNewline).first.map { " as notification \($0)" } ?? ""
-                    return .success("shown through \(environment.source)\(id)\(withoutButtons)")
-                }
-                problems.append("notify-send via \(environment.source): \(result.failureSummary)\(withoutButtons)")
-            } catch {
-                return .failure(GatewayError(error.notFound
-                    ? "notify-send is not installed (Debian: apt install libnotify-bin)" : error.description))
-            }
-        }
-        return .failure(GatewayError(problems.joined(separator: "; ")))
-    }
-
-    /// Whether the service on this session lists "actions". Unknown (no answer) is no.
-    func supportsActions(_ environment: [String: String?], timeout: Double) -> Bool {
-        capabilities(environment, timeout)?.contains("actions") ?? false
     }
 }

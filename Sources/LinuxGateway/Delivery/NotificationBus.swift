@@ -4,7 +4,7 @@ import SharedLogic
 /// D-Bus connection: what it can do, a notification with buttons, and the button pressed. The
 /// same connection that sent the notification hears the answer (dunst sends it to the sender
 /// alone; others to everyone, hence the match rule). About a millisecond, where `gdbus` and
-/// `notify-send` cost several each.
+/// `notify-send` cost several each. Calls carry NO_AUTO_START unless told (`ActivationRule`).
 public final class NotificationBus {
     static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -18,26 +18,26 @@ public final class NotificationBus {
         connection = try DBusConnection(address: address, deadline: deadline)
     }
 
-    /// `GetCapabilities`.
-    public func capabilities(deadline: Double) throws(DBusError) -> Set<String> {
+    /// `GetCapabilities`. Without `autoStart` the bus answers that nobody owns the service rather
+    /// than start a server for it (`ActivationRule` says when it may).
+    public func capabilities(autoStart: Bool = true, deadline: Double) throws(DBusError) -> Set<String> {
         let reply = try connection.call(destination: Self.service, path: Self.path, interface: Self.service,
-                                        member: "GetCapabilities", deadline: deadline)
+                                        member: "GetCapabilities", autoStart: autoStart, deadline: deadline)
         guard reply.signature == "as" else { throw DBusError("GetCapabilities answered \(reply.signature.debugDescription)") }
         var reader = reply.bodyReader
         return Set(try reader.strings())
     }
 
     /// `Notify`, with notif's name, the `desktop-entry` hint and normal urgency. Returns the id.
-    /// Summary and body are made safe as for notify-send (`DesktopNotifier.safeSummary`, `safeBody`).
+    /// Summary and body are made safe first (`DesktopNotifier.safeSummary`, `safeBody`).
     public func notify(summary: String, body: String, icon: String, actions: [ReminderAction], expireMilliseconds: Int32,
-                       deadline: Double) throws(DBusError) -> UInt32 {
+                       autoStart: Bool = true, deadline: Double) throws(DBusError) -> UInt32 {
         if !actions.isEmpty {
             try addMatch("type='signal',sender='\(Self.service)',path='\(Self.path)',interface='\(Self.service)'", deadline: deadline)
             // Who owns the service's name, subscribed to before `Notify`: the bus handles this
             // connection's messages in order, so every change of owner after the service took the
             // notification reaches this connection, even one between `Notify` and its reply.
-            try addMatch("type='signal',sender='\(Self.bus)',path='\(Self.busPath)',interface='\(Self.bus)',member='NameOwnerChanged',"
-                         + "arg0='\(Self.service)'", deadline: deadline)
+            try watchOwner(deadline: deadline)
         }
         var writer = DBusWriter()
         writer.string("notif")
@@ -56,11 +56,48 @@ public final class NotificationBus {
         }
         writer.int32(expireMilliseconds)
         let reply = try connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
-                                        signature: "susssasa{sv}i", body: writer.bytes, deadline: deadline)
+                                        signature: "susssasa{sv}i", body: writer.bytes, autoStart: autoStart, deadline: deadline)
         guard reply.signature == "u" else { throw DBusError("Notify answered \(reply.signature.debugDescription)") }
         server = reply.sender
         var reader = reply.bodyReader
         return try reader.uint32()
+    }
+
+    /// Subscribes to the changes of owner of the service's name (a server starting, leaving).
+    public func watchOwner(deadline: Double) throws(DBusError) {
+        guard !watchingOwner else { return }
+        try addMatch("type='signal',sender='\(Self.bus)',path='\(Self.busPath)',interface='\(Self.bus)',member='NameOwnerChanged',"
+                     + "arg0='\(Self.service)'", deadline: deadline)
+        watchingOwner = true
+    }
+    private var watchingOwner = false
+
+    /// The systemd user manager's environment on this bus (the `Environment` property of
+    /// `org.freedesktop.systemd1.Manager`: what it starts services with, D-Bus activated ones
+    /// among them); nil when no manager is on this bus. Never starts one.
+    public func managerEnvironment(deadline: Double) -> [String]? {
+        var writer = DBusWriter()
+        writer.string("org.freedesktop.systemd1.Manager")
+        writer.string("Environment")
+        guard let reply = try? connection.call(destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
+                                               interface: "org.freedesktop.DBus.Properties", member: "Get", signature: "ss",
+                                               body: writer.bytes, autoStart: false, deadline: deadline),
+              reply.signature == "v" else { return nil }
+        var reader = reply.bodyReader
+        return try? reader.stringsVariant()
+    }
+
+    /// The connection's socket, to wait on among other things (`takeSignals` first).
+    public var descriptor: Int32 { connection.descriptor }
+
+    /// Reads every signal that has come, without waiting; whether any said the service's name
+    /// changed owner. Throws when the bus connection ended.
+    public func takeSignals() throws(DBusError) -> Bool {
+        var ownerChanged = false
+        while let message = try connection.next(until: 0) {
+            if message.sender == Self.bus, message.member == "NameOwnerChanged" { ownerChanged = true }
+        }
+        return ownerChanged
     }
 
     private func addMatch(_ rule: String, deadline: Double) throws(DBusError) {

@@ -1,5 +1,5 @@
 /// A button on a reminder's notification. The name is what the notification service reports
-/// back (`notify-send --action=NAME=Label` prints it); the label is what people read.
+/// back in `ActionInvoked`; the label is what people read.
 public enum ReminderAction: String, CaseIterable, Sendable {
     /// Turns the reminder's setting off, as `notif set tips-and-updates off` does.
     case turnOff = "turn-off"

@@ -73,7 +73,7 @@ public final class EmbeddedDaemon {
             var delivering = context
             let entry = current.first { $0.id == attempt.id }
             if let zone = entry?.zone.flatMap({ zones[$0] }) { delivering.zone = zone }
-            let record = ReminderService(context: delivering).deliver(reminder, kind: attempt.kind, entrySince: entry?.since)
+            let record = ReminderService(context: delivering).deliver(reminder)
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue) (\(record.kind.rawValue), \(attempt.reason.rawValue))"
                 + (record.detail.isEmpty ? "" : ": \(record.detail)"))
         }

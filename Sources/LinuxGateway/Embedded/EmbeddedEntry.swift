@@ -1,8 +1,9 @@
 import SharedLogic
 
-/// One reminder in the built-in schedule: which reminder, its daily time, when the user set
-/// `TZ` the zone that time is in (the daemon may start without that `TZ`), and since when the
-/// entry exists (a catch-up is only for a run missed while it existed), as a small text file.
+/// One reminder in the built-in schedule: which reminder, its daily time, and when the user set
+/// `TZ` the zone that time is in (the daemon may start without that `TZ`), as a small text file.
+/// (When it began is recorded for every scheduler alike: `EntrySince`. A `since=` line an
+/// earlier notif wrote is ignored, and goes at the next apply.)
 public struct EmbeddedEntry: Hashable, Sendable {
     public var id: String
     public var time: DailyTime
@@ -10,21 +11,12 @@ public struct EmbeddedEntry: Hashable, Sendable {
     public var zone: String?
     /// The one day a week it comes, for a weekly reminder; nil: daily.
     public var weekday: Weekday?
-    /// When the entry was first written (`apply` keeps it while it rewrites nothing else); nil
-    /// for an entry of an earlier notif, which did not say.
-    public var since: Instant?
 
-    public init(id: String, time: DailyTime, zone: String? = nil, weekday: Weekday? = nil, since: Instant? = nil) {
+    public init(id: String, time: DailyTime, zone: String? = nil, weekday: Weekday? = nil) {
         self.id = id
         self.time = time
         self.zone = zone
         self.weekday = weekday
-        self.since = since
-    }
-
-    /// The same entry apart from when it was written.
-    public func sameSchedule(as other: EmbeddedEntry) -> Bool {
-        id == other.id && time == other.time && zone == other.zone && weekday == other.weekday
     }
 
     /// `daily` or `weekly` on its day.
@@ -34,7 +26,6 @@ public struct EmbeddedEntry: Hashable, Sendable {
 
     public var text: String {
         "\(Self.header)\nreminder=\(id)\ntime=\(time)\n" + (weekday.map { "day=\($0.short)\n" } ?? "") + (zone.map { "zone=\($0)\n" } ?? "")
-            + (since.map { "since=\(ISO8601.format($0, in: .utc))\n" } ?? "")
     }
 
     /// Reads an entry file; nil when it is not one (a foreign or torn file is ignored, not fatal).
@@ -43,7 +34,6 @@ public struct EmbeddedEntry: Hashable, Sendable {
         var time: DailyTime?
         var zone: String?
         var weekday: Weekday?
-        var since: Instant?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("day=") {
                 let name = line.dropFirst("day=".count)
@@ -51,9 +41,6 @@ public struct EmbeddedEntry: Hashable, Sendable {
                 weekday = day
             } else if line.hasPrefix("reminder=") {
                 id = String(line.dropFirst("reminder=".count))
-            } else if line.hasPrefix("since=") {
-                // Unreadable: not known, as for an entry without it.
-                since = ISO8601.parse(String(line.dropFirst("since=".count)))
             } else if line.hasPrefix("zone=") {
                 zone = String(line.dropFirst("zone=".count))
             } else if line.hasPrefix("time=") {
@@ -65,7 +52,7 @@ public struct EmbeddedEntry: Hashable, Sendable {
             }
         }
         guard let id, Self.isValidID(id), let time else { return nil }
-        self.init(id: id, time: time, zone: zone, weekday: weekday, since: since)
+        self.init(id: id, time: time, zone: zone, weekday: weekday)
     }
 
     /// Ids become file names: letters, digits, `-`, `_` and `.`, not starting with a dot.

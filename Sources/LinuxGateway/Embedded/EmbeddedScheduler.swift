@@ -9,16 +9,13 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
     public let name = "embedded"
     public let directory: String
     let owner: ConfigurationID
-    /// The clock a new entry's `since` is read from (nil: new entries do not say).
-    let clock: (any WallClock)?
 
     /// The daemon's lock file in the state directory: held while `notif daemon` runs.
     public static let daemonLockName = "daemon.lock"
 
-    public init(paths: NotifPaths, owner: ConfigurationID, clock: (any WallClock)? = nil) {
+    public init(paths: NotifPaths, owner: ConfigurationID) {
         directory = paths.stateFile("embedded")
         self.owner = owner
-        self.clock = clock
     }
 
     /// This configuration's entries by reminder id; an untagged file taken over is reported with
@@ -44,23 +41,7 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
             throw GatewayError("cannot keep TZ \(zone.debugDescription) in the built-in schedule: it holds a line break")
         }
         let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
-        var made = EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable, weekday: weekday)
-        // The entry that is there already, with the same schedule, keeps when it began (an entry
-        // of an earlier notif stays without one when it is rewritten); a new or changed one begins now.
-        if let old = try written(entry.reminder.id), old.sameSchedule(as: made) {
-            made.since = old.since
-        } else {
-            made.since = clock?.now()
-        }
-        return made.text
-    }
-
-    /// This configuration's entry for `id` as it is written (the untagged one of an earlier notif
-    /// when there is no tagged one), or nil.
-    func written(_ id: String) throws(GatewayError) -> EmbeddedEntry? {
-        if let text = try read(EmbeddedEntry.fileName(id, tag: owner.tag)) { return EmbeddedEntry(parsing: text) }
-        guard owner.isDefault, let text = try read(EmbeddedEntry.fileName(id, tag: nil)) else { return nil }
-        return EmbeddedEntry(parsing: text)
+        return EmbeddedEntry(id: entry.reminder.id, time: entry.reminder.time, zone: entry.zoneVariable, weekday: weekday).text
     }
 
     /// The installed file's time, weekday and zone.

@@ -42,13 +42,18 @@ public final class EventSleeper: DaemonSleeper {
     /// The places watched now (for tests and the daemon's log).
     public var watched: [WatchedPlace] { watches.values.flatMap { $0 } }
 
-    public func nap(until wake: Instant?) -> NapEnd {
+    public func nap(until wake: Instant?) -> NapEnd { nap(until: wake, alsoReadable: []) }
+
+    /// `nap(until:)`, ending as `.changed` too when one of `extra` (a D-Bus connection, say) has
+    /// something to read.
+    public func nap(until wake: Instant?, alsoReadable extra: [Int32]) -> NapEnd {
         refreshWatches()
         // A time before the epoch cannot be armed; such a wake is due at once anyway.
         _ = notif_realtime_timer_arm(timer, wake.map { max(1, $0.seconds) } ?? -1)
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: notices, events: Int16(POLLIN), revents: 0)]
+            + extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         while true {
             for i in fds.indices { fds[i].revents = 0 }
             let ready = poll(&fds, nfds_t(fds.count), -1)
@@ -72,6 +77,7 @@ public final class EventSleeper: DaemonSleeper {
                 }
             }
             if fds[2].revents != 0, readNotices() { return .changed }
+            if fds.dropFirst(3).contains(where: { $0.revents != 0 }) { return .changed }
         }
     }
 

@@ -50,6 +50,8 @@ public struct NotifContext: Sendable {
     public var trust: @Sendable (String) -> String? = { TrustedPath.problem($0) }
     /// The toggles and reminders notif knows (`NotifCatalog.standard`; tests pass a longer one).
     public var catalog: NotifCatalog = .standard
+    /// Where notifications go: the desktop's notification service, and the reminder's waiter.
+    public var desktop: any Desktop = LiveDesktop()
 
     public init(
         paths: NotifPaths, clock: any WallClock, zone: ZoneRules, runner: any ProcessRunner,

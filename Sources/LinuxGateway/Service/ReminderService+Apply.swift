@@ -46,6 +46,7 @@ extension ReminderService {
         var loaded = loaded
         if let unlisted { loaded.notice = [loaded.notice, unlisted].compactMap { $0 }.joined(separator: "; ") }
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
+        recordNewEntries(report)
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
         guard report.succeeded else {
@@ -61,5 +62,15 @@ extension ReminderService {
         let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
                                           recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
+    }
+
+    /// Records when each entry this apply wrote for a reminder that had none there began
+    /// (`EntrySince`, read by `deliver`): a reminder turned on after today's time shows nothing
+    /// before the next one, whichever scheduler holds it and whatever wakes notif.
+    func recordNewEntries(_ report: ApplyReport) {
+        let now = context.clock.now()
+        for outcome in report.outcomes where outcome.newEntry {
+            try? context.state.recordEntrySince(entrySinceKey(outcome.id), EntrySince(instant: now, zone: context.zone))
+        }
     }
 }

@@ -1,75 +1,101 @@
-import Glibc
 import SharedLogic
 import Storage
 
 /// `notif deliver ID` and `notif test`: the checks, the notification shown, the outcome recorded.
 extension ReminderService {
-    static let deliverLock = "deliver.lock"
+    /// Held while a run decides and shows (or hands off) a reminder: what makes "once" hold.
+    public static let deliverLock = "deliver.lock"
 
-    /// What `notif deliver ID` does: check the saved settings again, deliver at most once per
-    /// local day, record the outcome in deliveries.jsonl. A scheduled run at another time than
-    /// the reminder's in the user's zone does nothing and records nothing. `entrySince`: when the
-    /// entry that asks was written, when known (a catch-up shows only a run missed while it existed).
-    public func deliver(_ reminder: LocalReminder, kind: DeliveryKind, entrySince: Instant? = nil) -> DeliveryRecord {
+    /// What `notif deliver ID` does, whichever scheduler or run woke notif: under the deliver
+    /// lock, the saved settings read again and `DeliveryDecision` asked by the user's clock. A
+    /// due reminder goes to its waiter (`Desktop.handOff`), which shows it now or, with no
+    /// notification service to reach, waits for one until the day ends. Recorded in
+    /// deliveries.jsonl: `delivered` (how late and why, when it was), `waiting`, `failed`, or
+    /// `skipped` (due, but the settings do not allow it). A wake that is no attempt (before the
+    /// time, shown already, a waiter waiting, an entry newer than today's time) records nothing:
+    /// its record is returned for the command line only.
+    public func deliver(_ reminder: LocalReminder) -> DeliveryRecord {
         let lock = try? context.state.lock(Self.deliverLock)
         defer { lock?.release() }
+        let now = context.clock.now()
+        let today = context.zone.localDateTime(of: now).date
+        let preferences: NotificationPreferences
+        do {
+            preferences = try context.store.load().preferences
+        } catch {
+            return log(reminder.id, kind: .scheduled, now: now, .failed, "cannot read settings: \(error)")
+        }
+        switch decide(reminder, preferences: preferences, now: now) {
+        case .notDue(let why): return unlogged(reminder, now: now, why.message)
+        case .skip(let why): return log(reminder.id, kind: .scheduled, now: now, .skipped, why)
+        case .deliver: break
+        }
+        switch context.desktop.handOff(reminder, day: today, context: context) {
+        case .shown(let words): return recordShown(reminder, day: today, now: now, waitingSince: nil, words: words)
+        case .waiting(let why): return log(reminder.id, kind: .scheduled, now: now, .waiting, DeliveryLateness.waiting(why))
+        case .busy: return unlogged(reminder, now: now, DeliveryDecision.NotDue.waiting.message)
+        case .failed(let why): return log(reminder.id, kind: .scheduled, now: now, .failed, why)
+        }
+    }
+
+    /// `DeliveryDecision.decide` with what the state directory knows: the day last shown, when the
+    /// entry began, and whether a waiter waits.
+    public func decide(_ reminder: LocalReminder, preferences: NotificationPreferences, now: Instant, waiting: Bool? = nil) -> DeliveryDecision {
+        DeliveryDecision.decide(reminder, preferences: preferences, now: now, zone: context.zone,
+                                shown: context.state.lastShown()[reminder.id], entrySince: entrySince(of: reminder),
+                                waiting: waiting ?? context.state.isWaiting(reminder.id))
+    }
+
+    /// Records `reminder` shown for local `day` at `now`: the day (once per day), and a
+    /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter began).
+    public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, words: String) -> DeliveryRecord {
+        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince, zone: context.zone)
+        var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
+        do {
+            try context.state.recordDelivered(reminder.id, on: day, at: now, zone: context.zone)
+        } catch {
+            detail += "; could not record the day: \(error)"
+        }
+        return log(reminder.id, kind: .scheduled, now: now, .delivered, detail, day: day)
+    }
+
+    /// `notif test`: a notification now, without buttons, whatever the reminder toggles say, once
+    /// notifications are allowed; never counts as a day's delivery.
+    public func test() -> DeliveryRecord {
+        let reminder = LocalReminders.testNotification
         let now = context.clock.now()
         let preferences: NotificationPreferences
         do {
             preferences = try context.store.load().preferences
         } catch {
-            return log(reminder, kind: kind, now: now, .failed, "cannot read settings: \(error)")
+            return log(reminder.id, kind: .test, now: now, .failed, "cannot read settings: \(error)")
         }
-        let decision: DeliveryDecision = kind == .test
-            ? DeliveryDecision.decideTest(preferences: preferences)
-            : DeliveryDecision.decide(reminder, kind: kind, preferences: preferences,
-                                      lastDelivered: context.state.lastDelivered()[reminder.id], now: now, zone: context.zone,
-                                      entrySince: entrySince)
-        switch decision {
-        case .skip(let why):
-            return log(reminder, kind: kind, now: now, .skipped, why)
-        case .notTheTime(let why):
-            // The run an entry has for the other half of the year: not an attempt, not logged.
-            return DeliveryRecord(time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
-                                  reminder: reminder.id, kind: kind, outcome: .skipped, detail: why)
-        case .deliver:
-            break
+        if case .skip(let why) = DeliveryDecision.decideTest(preferences: preferences) {
+            return log(reminder.id, kind: .test, now: now, .skipped, why)
         }
-        // A reminder offers its buttons; a test notification does not.
-        let handoff = kind == .test ? nil : actionHandoff(for: reminder)
-        switch show(summary: reminder.title, body: reminder.body, handoff: handoff) {
-        case .success(let how):
-            if kind != .test {
-                let today = context.zone.localDateTime(of: now).date
-                do {
-                    try context.state.recordDelivered(reminder.id, on: today)
-                } catch {
-                    return log(reminder, kind: kind, now: now, .delivered, how + "; could not record the day: \(error)")
-                }
-            }
-            return log(reminder, kind: kind, now: now, .delivered, how)
-        case .failure(let error):
-            return log(reminder, kind: kind, now: now, .failed, error.message)
+        switch show(summary: reminder.title, body: reminder.body) {
+        case .success(let how): return log(reminder.id, kind: .test, now: now, .delivered, how)
+        case .failure(let error): return log(reminder.id, kind: .test, now: now, .failed, error.message)
         }
     }
 
-    /// Shows one notification through the desktop notification service, finding the session
-    /// bus the way scheduled jobs must (this session, the recorded one, the user bus).
-    public func show(summary: String, body: String, handoff: (any ActionHandoff)? = nil) -> Result<String, GatewayError> {
-        let recorded = (try? context.state.read(StateFiles.sessionFile)).map(SessionEnvironment.init(parsing:))
-        let environments = SessionEnvironment.candidates(current: context.lookup, recorded: recorded, uid: getuid())
-        let icon = AppIcon.icon(executable: context.executable, lookup: context.lookup)
-        return DesktopNotifier(runner: context.runner, icon: icon).show(summary: summary, body: body, environments: environments, handoff: handoff)
+    /// Sends one notification (no buttons, no waiting) on the session buses a run can find:
+    /// `accepted by the notification service through …`, or why not.
+    public func show(summary: String, body: String) -> Result<String, GatewayError> {
+        context.desktop.show(summary: summary, body: body, context: context).map { DeliveryLateness.accepted + " " + $0 }
     }
 
-    /// The detached waiter that shows `reminder` with its buttons, when notif's own program is
-    /// there to run it.
-    func actionHandoff(for reminder: LocalReminder) -> (any ActionHandoff)? {
-        guard let program = context.executable, context.isExecutable(program) else { return nil }
-        return DetachedActionWaiter(program: program, reminderID: reminder.id, inSystemdUnit: context.lookup("INVOCATION_ID") != nil)
+    /// When `reminder`'s entry of this configuration began, as `apply` recorded it.
+    func entrySince(of reminder: LocalReminder) -> EntrySince? {
+        context.state.entrySince()[entrySinceKey(reminder.id)]
     }
 
-    private func log(_ reminder: LocalReminder, kind: DeliveryKind, now: Instant, _ outcome: DeliveryOutcome, _ detail: String) -> DeliveryRecord {
-        log(reminder.id, kind: kind, now: now, outcome, detail)
+    /// `ID.TAG`: each configuration's entries begin on their own.
+    func entrySinceKey(_ id: String) -> String { id + "." + context.configuration.tag }
+
+    /// The record of a wake that is no attempt: returned, never logged.
+    private func unlogged(_ reminder: LocalReminder, now: Instant, _ detail: String) -> DeliveryRecord {
+        DeliveryRecord(time: ISO8601.format(now, in: context.zone), day: context.zone.localDateTime(of: now).date,
+                       reminder: reminder.id, kind: .scheduled, outcome: .skipped, detail: detail)
     }
 }

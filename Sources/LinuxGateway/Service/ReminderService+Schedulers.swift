@@ -51,7 +51,7 @@ extension ReminderService {
             let probe = context.probe
             return SystemdTimerGateway(runner: context.runner, paths: context.paths, owner: owner, systemZone: { context.systemZone },
                                        clock: context.clock, managerRunning: { probe().systemdUserManagerRunning })
-        case .embedded: return EmbeddedScheduler(paths: context.paths, owner: owner, clock: context.clock)
+        case .embedded: return EmbeddedScheduler(paths: context.paths, owner: owner)
         }
     }
 

@@ -32,7 +32,9 @@ extension ReminderService {
     public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
         try underApplyLock { loaded in
             guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
-            return LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: entry(for:))
+            let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: entry(for:))
+            recordNewEntries(report)
+            return report
         }
     }
 }

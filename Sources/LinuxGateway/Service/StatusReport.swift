@@ -12,7 +12,12 @@ public struct StatusReport: Sendable {
     public var schedulerState: String?
     /// The one status of the reminders, computed once.
     public let reminders: ReminderStatus
+    /// The last reminder sent (accepted by the notification service).
     public var lastDelivery: DeliveryRecord?
+    /// The last attempt, when it is not `lastDelivery` (waiting, missed, failed, skipped).
+    public var lastAttempt: DeliveryRecord?
+    /// A waiter waits now to send the reminder of `lastAttempt` (its record says `waiting`).
+    public var waiting = false
     public var warnings: [String]
     /// Each scheduler: whether it can hold the entries here and fire them, and why.
     public var schedulers: [SchedulerUsability] = []
@@ -123,11 +128,24 @@ extension ReminderService {
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
                                    movesTo: read != choice.kind ? choice.kind : nil)
         let status = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire(), reminders: reminders)
-        let last = try? context.deliveryLog.newest(1) { $0.kind != .test && $0.kind != .button }.first
-        return StatusReport(
+        let (shown, attempt) = lastRecords()
+        var report = StatusReport(
             preferences: preferences, notice: loaded.notice, choice: choice,
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: status,
-            lastDelivery: last ?? nil, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
+            lastDelivery: shown, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
+        report.lastAttempt = attempt
+        report.waiting = attempt.map { $0.outcome == .waiting && context.state.isWaiting($0.reminder) } ?? false
+        return report
+    }
+
+    /// The last reminder sent, and the last attempt when that is another record (tests and
+    /// button presses are neither).
+    func lastRecords() -> (shown: DeliveryRecord?, attempt: DeliveryRecord?) {
+        let attempts: @Sendable (DeliveryRecord) -> Bool = { $0.kind != .test && $0.kind != .button }
+        let newest = (try? context.deliveryLog.newest(1, where: attempts))?.first
+        guard let newest, newest.outcome != .delivered else { return (newest, nil) }
+        let shown = (try? context.deliveryLog.newest(1) { attempts($0) && $0.outcome == .delivered })?.first
+        return (shown, newest)
     }
 
     /// Each reminder's next firing time in the zone notif shows, whatever the settings: the next
@@ -205,6 +223,8 @@ extension ReminderService {
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
+            JSONMember("lastAttempt", report.lastAttempt?.json ?? .null),
+            JSONMember("waiting", .bool(report.waiting)),
             JSONMember("warnings", .array((report.warnings + (report.notice.map { [$0] } ?? [])).map { .string($0) })),
         ])
     }

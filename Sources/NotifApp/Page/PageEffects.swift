@@ -55,10 +55,10 @@ struct PageEffects: Sendable {
     }
 
     func sendTest() -> Action {
-        let record = service.deliver(LocalReminders.testNotification, kind: .test)
+        let record = service.test()
         return record.outcome == .delivered
             ? .testFinished(succeeded: true, message: "Test notification \(record.detail).")
-            : .testFinished(succeeded: false, message: "Test notification not shown: \(record.detail)")
+            : .testFinished(succeeded: false, message: "Test notification not sent: \(record.detail)")
     }
 
     func loadHistory() -> Action {

@@ -82,7 +82,7 @@ public struct AppState: Equatable, Sendable {
     /// The focused button on a wizard page.
     public var wizardFocus: Button = .next
     public var status: SchedulerStatus
-    /// A passing message (`Test notification shown`), or a warning about the last action.
+    /// A passing message (`Test notification accepted by …`), or a warning about the last action.
     public var notice: Notice?
     /// Why `TZ` names no time zone (the page's times are then UTC), for the status area.
     public var zoneProblem: String?

@@ -27,8 +27,8 @@ enum HistoryEntryView {
     /// How the entry came about, in words.
     static func kindWords(_ kind: DeliveryKind) -> String {
         switch kind {
-        case .scheduled: "at the reminder's time (scheduled)"
-        case .catchUp: "late, for a time missed earlier that day (catch-up)"
+        case .scheduled: "the day's reminder (a scheduler's run, or its waiter)"
+        case .catchUp: "late, for a time missed earlier that day (catch-up, by an earlier notif)"
         case .test: "a test (t on the page, or `notif test`)"
         case .push: "from the server's history (push)"
         case .button: "a button pressed on the notification, or why none can be"

@@ -76,7 +76,7 @@ enum HistoryScreen {
     }
 
     static func role(of record: DeliveryRecord) -> Role {
-        record.outcome == .failed ? .error : (record.outcome == .delivered ? .normal : .dim)
+        record.outcome == .failed || record.outcome == .missed ? .error : (record.outcome == .delivered ? .normal : .dim)
     }
 
     /// `2026-11-30 09:00` from an ISO 8601 time.

@@ -1,66 +1,74 @@
-/// Whether `notif deliver` shows a reminder now: the saved settings are checked again (a stale
-/// scheduler entry delivers nothing) and a reminder shows at most once per local day.
+/// Whether `notif deliver` shows a reminder now. One rule, whichever scheduler or run wakes
+/// notif (a cron line, a systemd timer or its catch-up, cron's `@reboot` line, `notif daemon`, a
+/// login): the reminder of local day D (in the zone notif shows) is due from the first moment
+/// the clock reads its time (09:00) or later on D until D ends, and is shown once in that window.
+/// A wake outside it, or after D's reminder was shown, is not an attempt at all.
 public enum DeliveryDecision: Equatable, Sendable {
     case deliver
+    /// Due, but the saved settings do not allow it (an entry left behind): recorded.
     case skip(String)
-    /// A scheduled run at another time than the reminder's (the run an entry has for the other
-    /// half of the year): nothing to show and nothing to record.
-    case notTheTime(String)
+    /// Nothing to do and nothing to record.
+    case notDue(NotDue)
 
-    /// How late a scheduled run may come and still be the reminder's time (cron starts jobs within
-    /// seconds, a busy or just-resumed machine later). Shorter than the smallest gap between two
-    /// runs of one entry (daylight-saving differences are 30 minutes or more), so of the runs a
-    /// scheduler makes for the two halves of the year only the one at the reminder's time shows it.
-    public static let onTimeWindow: Int64 = 30 * 60
+    /// Why a wake is no attempt.
+    public enum NotDue: Equatable, Sendable {
+        /// A weekly reminder on another day of the week.
+        case notTheDay(Weekday, zone: String, recurrence: String)
+        /// The clock reads before the reminder's time today (`local`: the reading now).
+        case beforeTime(DailyTime, local: LocalDateTime, zone: String)
+        /// Shown already on this local day.
+        case shownToday(CivilDate)
+        /// Another run's waiter is waiting for a notification service to show it.
+        case waiting
+        /// Its entry began after today's time had come (`since`: the reading then).
+        case entryAfterTime(DailyTime, since: LocalDateTime, zone: String)
+
+        /// In words (`not due yet: 08:50 in Europe/Berlin, before 09:00`).
+        public var message: String {
+            switch self {
+            case .notTheDay(let day, let zone, let recurrence):
+                return "not the reminder's day: \(day.name) in \(zone), not \(recurrence)"
+            case .beforeTime(let time, let local, let zone):
+                return "not due yet: \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone), before \(time)"
+            case .shownToday(let day):
+                return "already sent today (\(day))"
+            case .waiting:
+                return "a waiter already waits for a notification service to send it today's reminder"
+            case .entryAfterTime(let time, let since, let zone):
+                return "turned on at \(DailyTime(hour: since.hour, minute: since.minute)) in \(zone), after today's \(time): nothing was missed; the first reminder is the next \(time)"
+            }
+        }
+    }
 
     /// - Parameters:
-    ///   - lastDelivered: the local day this reminder was last delivered, if ever.
-    ///   - now/zone: the moment of the attempt, and the user's zone. A scheduled run delivers only
-    ///   at the reminder's time in that zone (up to `onTimeWindow` late): a scheduler in another
-    ///   zone has a run for each distance between the zones, and only one of them is the time.
-    ///   A catch-up delivers any time after today's time. `kind` test is decided by `decideTest`.
-    ///   - entrySince: when the scheduler's entry that asks was written, when it knows (nil: not
-    ///   known, as for an entry of an earlier notif). A catch-up is for a run missed while the
-    ///   entry existed: an entry written after today's time has missed nothing today.
+    ///   - now/zone: the moment of the wake and the user's zone (`TZ`, else the system zone).
+    ///   - shown: the local day it was last shown, if ever.
+    ///   - entrySince: when its scheduler entry began, as `apply` recorded it (nil: not known, as
+    ///     for an entry of an earlier notif; it counts as there).
+    ///   - waiting: a waiter of an earlier run is waiting to show today's reminder.
     public static func decide(
-        _ reminder: LocalReminder, kind: DeliveryKind, preferences: NotificationPreferences,
-        lastDelivered: CivilDate?, now: Instant, zone: ZoneRules, entrySince: Instant? = nil
+        _ reminder: LocalReminder, preferences: NotificationPreferences, now: Instant, zone: ZoneRules,
+        shown: ShownDay? = nil, entrySince: EntrySince? = nil, waiting: Bool = false
     ) -> DeliveryDecision {
-        let today = zone.localDateTime(of: now).date
-        let due = ReminderClock.fireInstant(of: reminder.time, on: today, in: zone)
-        // First, so the runs meant for the other half of the year (or another day of the week
-        // in the user's zone) leave no trace at all.
-        if kind == .scheduled && !reminder.recurrence.includes(today) {
-            return .notTheTime("not the reminder's day: \(Weekday(of: today).name) in \(zone.name), not \(reminder.recurrence.words)")
+        let local = zone.localDateTime(of: now)
+        let today = local.date
+        if !reminder.recurrence.includes(today) {
+            return .notDue(.notTheDay(Weekday(of: today), zone: zone.name, recurrence: reminder.recurrence.words))
         }
-        if kind == .scheduled && (now < due || now.seconds >= due.seconds + onTimeWindow) {
-            return .notTheTime(notTheTime(reminder.time, local: zone.localDateTime(of: now), zone: zone))
+        // The reading, not an instant: after a jump over the time (a DST gap, a zone change) the
+        // first moment after it is the reminder's, and a clock put back before it waits again.
+        if local < LocalDateTime(date: today, hour: reminder.time.hour, minute: reminder.time.minute) {
+            return .notDue(.beforeTime(reminder.time, local: local, zone: zone.name))
+        }
+        if shown?.covers(today, now: now) == true { return .notDue(.shownToday(today)) }
+        if waiting { return .notDue(.waiting) }
+        if let entrySince, !entrySince.existed(before: reminder.time, on: today, zone: zone) {
+            return .notDue(.entryAfterTime(reminder.time, since: entrySince.wall, zone: zone.name))
         }
         if let reason = LocalReminders.blockReason(for: reminder, in: preferences) {
             return .skip(reason.message(for: reminder))
         }
-        if deliveredAlready(on: today, lastDelivered: lastDelivered) { return .skip("already delivered today (\(today))") }
-        if kind == .catchUp && !reminder.recurrence.includes(today) { return .skip("not due today (\(reminder.schedule))") }
-        if kind == .catchUp && now < due { return .skip("not due yet today (due \(reminder.time))") }
-        // A `since` on a later day than today was written while the clock was ahead: it says
-        // nothing about today's run, and believing it would skip every catch-up until that day.
-        if kind == .catchUp, let entrySince, zone.localDateTime(of: entrySince).date <= today, !existed(since: entrySince, at: due) {
-            return .skip(turnedOnAfter(reminder.time, since: entrySince, zone: zone))
-        }
         return .deliver
-    }
-
-    /// Whether an entry written at `since` was there for the run at `due`: only then can that run
-    /// have been missed. An entry written at 14:00 first fires at the next day's 09:00, as a new
-    /// cron line or a newly enabled systemd timer does.
-    public static func existed(since: Instant, at due: Instant) -> Bool { since <= due }
-
-    /// Why a catch-up of today's run shows nothing when the entry came after it
-    /// (`turned on at 14:00 in Europe/Berlin, after today's 09:00: nothing was missed; the first reminder is the next 09:00`).
-    static func turnedOnAfter(_ time: DailyTime, since: Instant, zone: ZoneRules) -> String {
-        let local = zone.localDateTime(of: since)
-        return "turned on at \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone.name), after today's \(time): "
-            + "nothing was missed; the first reminder is the next \(time)"
     }
 
     /// The once-a-day rule: a reminder already delivered on the local `day` is not shown again that day.
@@ -76,11 +84,6 @@ public enum DeliveryDecision: Equatable, Sendable {
             fire = ReminderClock.nextFire(of: reminder, after: fire, in: zone)
         }
         return fire
-    }
-
-    /// Why a scheduled run at another time shows nothing (`08:00 in Europe/Berlin, not 09:00`).
-    public static func notTheTime(_ time: DailyTime, local: LocalDateTime, zone: ZoneRules) -> String {
-        "not the reminder's time: \(DailyTime(hour: local.hour, minute: local.minute)) in \(zone.name), not \(time)"
     }
 
     /// `notif test` shows a notification whatever the reminder toggles say, once notifications

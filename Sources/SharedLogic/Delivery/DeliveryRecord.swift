@@ -1,8 +1,8 @@
 /// Why a delivery was attempted.
 public enum DeliveryKind: String, Sendable, CaseIterable {
-    /// Run by the scheduler at the reminder's time.
+    /// The day's reminder: a run of its entry (whichever scheduler woke notif), or its waiter.
     case scheduled
-    /// Run late, once, for a reminder missed earlier the same day.
+    /// Written by notif 0.1.0 for a late run (`deliver --catch-up`); read in old logs, no longer written.
     case catchUp = "catch-up"
     /// `notif test`: never counts as the day's delivery.
     case test
@@ -18,6 +18,10 @@ public enum DeliveryOutcome: String, Sendable, CaseIterable {
     case delivered, skipped, failed
     /// The reminder was turned off from its notification's "Turn off" button.
     case turnedOff = "turned-off"
+    /// Due, but no notification service could be reached: a waiter shows it when one comes.
+    case waiting
+    /// The day ended before a notification service came.
+    case missed
 }
 
 /// One line of deliveries.jsonl.

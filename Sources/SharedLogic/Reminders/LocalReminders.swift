@@ -64,8 +64,10 @@ public enum LocalReminders {
         }
         var outcomes: [ReminderOutcome] = []
         for reminder in all {
-            outcomes.append(ReminderOutcome(id: reminder.id, result: reconcile(
-                reminder, preferences: preferences, current: installed[reminder.id], gateway: gateway, entry: entry)))
+            var outcome = ReminderOutcome(id: reminder.id, result: reconcile(
+                reminder, preferences: preferences, current: installed[reminder.id], gateway: gateway, entry: entry))
+            outcome.newEntry = outcome.result == .installed && installed[reminder.id] == nil
+            outcomes.append(outcome)
         }
         let known = Set(all.map(\.id))
         for orphan in installed.keys.sorted() where !known.contains(orphan) {

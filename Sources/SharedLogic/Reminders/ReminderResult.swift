@@ -15,10 +15,16 @@ public enum ReminderResult: Equatable, Sendable {
 public struct ReminderOutcome: Equatable, Sendable {
     public let id: String
     public let result: ReminderResult
+    /// Installed where the scheduler had no entry for it before (turned on, or moved here): its
+    /// entry begins now.
+    public var newEntry = false
     public init(id: String, result: ReminderResult) {
         self.id = id
         self.result = result
     }
+
+    /// The same reminder and result (`newEntry` is a note on it).
+    public static func == (a: ReminderOutcome, b: ReminderOutcome) -> Bool { a.id == b.id && a.result == b.result }
 }
 
 /// Everything one apply did.

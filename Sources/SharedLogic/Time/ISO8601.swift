@@ -6,7 +6,11 @@ public enum ISO8601 {
     /// the nearest minute and the wall-clock part is shown in that rounded offset, so the text still
     /// names exactly `instant` (`parse(format(t, in: z)) == t` for every zone).
     public static func format(_ instant: Instant, in zone: ZoneRules) -> String {
-        let exact = zone.offset(at: instant)
+        format(instant, offset: zone.offset(at: instant))
+    }
+
+    /// `format` at a UTC offset of `exact` seconds.
+    public static func format(_ instant: Instant, offset exact: Int) -> String {
         let rounded = roundedToMinute(exact)
         let local = LocalDateTime(instant: instant, offset: rounded)
         let minutes = rounded.magnitude / 60
@@ -20,7 +24,16 @@ public enum ISO8601 {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`.
-    public static func parse(_ text: String) -> Instant? {
+    public static func parse(_ text: String) -> Instant? { parseWithOffset(text)?.instant }
+
+    /// The instant a text of `format` names and the wall-clock reading it gives (its date and time
+    /// as written, at its offset).
+    public static func parseLocal(_ text: String) -> (instant: Instant, wall: LocalDateTime)? {
+        guard let (instant, offset) = parseWithOffset(text) else { return nil }
+        return (instant, LocalDateTime(instant: instant, offset: offset))
+    }
+
+    private static func parseWithOffset(_ text: String) -> (instant: Instant, offset: Int)? {
         let bytes = Array(text.utf8)
         guard let t = bytes.firstIndex(of: UInt8(ascii: "T")),
               let date = CivilDateText.parse(bytes[..<t])
@@ -35,7 +48,7 @@ public enum ISO8601 {
               let offset = parseOffset(rest.dropFirst(8))
         else { return nil }
         let wall = LocalDateTime(date: date, hour: hour, minute: minute, second: second).secondsSinceEpoch
-        return Instant(seconds: TimeArithmetic.add(wall, -Int64(offset)))
+        return (Instant(seconds: TimeArithmetic.add(wall, -Int64(offset))), offset)
     }
 
     /// `Z` → 0, `±HH:MM` → seconds east; the whole remaining text must match.

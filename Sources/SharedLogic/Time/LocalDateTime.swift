@@ -1,10 +1,12 @@
-/// A wall-clock date and time with no zone.
-public struct LocalDateTime: Hashable, Sendable {
+/// A wall-clock date and time with no zone; earlier readings sort first.
+public struct LocalDateTime: Hashable, Sendable, Comparable {
     public var date: CivilDate
     public var hour: Int, minute: Int, second: Int
     public init(date: CivilDate, hour: Int, minute: Int, second: Int = 0) {
         self.date = date; self.hour = hour; self.minute = minute; self.second = second
     }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
 }
 
 extension LocalDateTime {

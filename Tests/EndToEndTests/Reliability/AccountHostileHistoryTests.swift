@@ -7,10 +7,9 @@ import TestSupport
 @Suite struct AccountHostileHistoryTests {
     let token = "tok-" + UUID().uuidString.prefix(12)
 
-    /// The embedded scheduler, and the user's standard bus as this session's, so exactly one
-    /// session is tried per notification.
-    func environment(_ sandbox: Sandbox, path: String) -> [String: String] {
-        sandbox.environment(["NOTIF_SCHEDULER": "embedded", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/\(getuid())/bus", "PATH": path])
+    /// The embedded scheduler, on the stand-in service's bus.
+    func environment(_ sandbox: Sandbox, service: FakeNotificationService) -> [String: String] {
+        sandbox.environment(["NOTIF_SCHEDULER": "embedded", "DBUS_SESSION_BUS_ADDRESS": service.busAddress])
     }
 
     /// Logged in with notifications allowed, past the first poll (which only notes what is there).
@@ -26,11 +25,8 @@ import TestSupport
     @Test(.timeLimit(.minutes(5)))
     func aFailingServiceAndAFloodOfItemsGiveBoundedWork() throws {
         let sandbox = Sandbox()
-        let fakes = try FakeTools(in: sandbox)
-        let calls = sandbox.path + "/notify-send-calls"
-        // Each call: when, and the summary it was given (the argument after "--", whatever options precede it).
-        try fakes.add("notify-send", "p=; s=; for a; do [ \"$p\" = -- ] && { s=$a; break; }; p=$a; done\n"
-                      + "printf '%s\\t%s\\n' \"$(date +%s.%N)\" \"$s\" >> '\(calls)'\necho 'GDBus.Error: no server' >&2\nexit 1")
+        // It records each Notify (with when) and answers it with an error.
+        let service = try FakeNotificationService(config: ["fail_notify": true])
         var items: [[String: Any]] = [
             ["id": "esc\u{1B}[31m", "title": "red", "body": "x"],
             ["id": "\u{1B}]0;pwned\u{07}", "title": "t", "body": "x"],
@@ -41,7 +37,7 @@ import TestSupport
                           "body": i % 3 == 0 ? "<img src=\"file:///etc/passwd\">" : "\u{1B}[2J body \(i)", "sentAt": "2026-11-29T10:00:00Z"])
         }
         let server = try AccountServer(script: ["history": ["status": 200, "body": items]])
-        let env = environment(sandbox, path: fakes.path)
+        let env = environment(sandbox, service: service)
         try loggedIn(sandbox, server, env)
         let daemon = try DaemonProcess([NotifBinary.path, "daemon", "--poll-interval", "10"], environment: env, outputIn: sandbox.path)
         #expect(daemon.waitUntilRunning(), "\(daemon.output)")
@@ -50,15 +46,15 @@ import TestSupport
         daemon.send(SIGTERM)   // the poll under way finishes first
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
 
-        let lines = (sandbox.read(calls) ?? "").split(separator: "\n")
-        #expect(lines.count == 15, "5 items × 3 attempts: \(lines.count) notify-send calls")
-        let times = lines.compactMap { Double($0.split(separator: "\t").first ?? "") }.sorted()
+        let calls = service.notifications()
+        #expect(calls.count == 15, "5 items × 3 attempts: \(calls.count) Notify calls")
+        let times = calls.compactMap { $0["time"] as? Double }.sorted()
         var polls: [[Double]] = []
         for time in times {
             if let last = polls.last?.last, time - last < 5 { polls[polls.count - 1].append(time) } else { polls.append([time]) }
         }
-        #expect(polls.map(\.count) == [5, 5, 5], "notify-send calls per poll: \(polls.map(\.count))")
-        let summaries = lines.map { $0.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init) ?? "" }
+        #expect(polls.map(\.count) == [5, 5, 5], "Notify calls per poll: \(polls.map(\.count))")
+        let summaries = calls.map { $0["summary"] as? String ?? "" }
         #expect(summaries.allSatisfy { !$0.isEmpty && !$0.contains("<") && !$0.contains(">") }, "\(summaries)")
         #expect(summaries.contains("notif"), "an empty title is shown as notif")
 
@@ -81,27 +77,19 @@ import TestSupport
     @Test(.timeLimit(.minutes(5)))
     func serverTextReachesTheServiceWithoutMarkupOrControls() throws {
         let sandbox = Sandbox()
-        let fakes = try FakeTools(in: sandbox)
-        let calls = sandbox.path + "/calls"
-        try FileManager.default.createDirectory(atPath: calls, withIntermediateDirectories: true)
-        // Each call's argv, NUL-separated, in a file of its own.
-        try fakes.add("notify-send", "printf '%s\\0' \"$@\" > '\(calls)'/call-$$-$(date +%s%N)\necho 5")
+        let service = try FakeNotificationService(config: [:])
         let server = try AccountServer(script: ["history": ["status": 200, "body": [
             ["id": "m1", "title": "<b>Bold</b> & more", "body": "<img src=\"file:///etc/passwd\"> <a href=\"http://evil/\">x</a>"],
             ["id": "m2", "title": "", "body": "plain"],
             ["id": "m3", "title": "\u{1B}]0;t\u{07}Title\u{202E}", "body": "line1\n\u{1B}[2Jline2\u{2066}"],
         ] as [[String: Any]]]])
-        let env = environment(sandbox, path: fakes.path)
+        let env = environment(sandbox, service: service)
         try loggedIn(sandbox, server, env)
         let daemon = try DaemonProcess([NotifBinary.path, "daemon", "--poll-interval", "10"], environment: env, outputIn: sandbox.path)
-        #expect(waitUntil(30) { sandbox.files(in: calls).count >= 3 }, "\(daemon.output)")
+        #expect(waitUntil(30) { service.notifications().count >= 3 }, "\(daemon.output)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
-        let shown = sandbox.files(in: calls).map { name -> [String] in
-            let argv = (fileBytes(calls + "/" + name) ?? Data()).split(separator: 0, omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self) }
-            return Array(argv.dropLast().suffix(2))   // summary, body (the last piece is after the final NUL)
-        }
+        let shown = service.notifications().map { [$0["summary"] as? String ?? "", $0["body"] as? String ?? ""] }
         let expected: Set<[String]> = [
             ["\u{2039}b\u{203A}Bold\u{2039}/b\u{203A} & more", "&lt;img src=\"file:///etc/passwd\"&gt; &lt;a href=\"http://evil/\"&gt;x&lt;/a&gt;"],
             ["notif", "plain"],

@@ -241,7 +241,6 @@ struct RawChild {
             esac
             """)
         try fakes.add("systemctl", "exit 0")
-        try fakes.add("notify-send", "echo 42")
         try fakes.add("curl", "echo 'curl: (7) Failed to connect' >&2; exit 7")
         return fakes
     }

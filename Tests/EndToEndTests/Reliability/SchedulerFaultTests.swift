@@ -158,50 +158,54 @@ struct ReliabilityCronFaultTests {
 /// The notification service absent or hanging: the delivery gives up within its time limit,
 /// is recorded as failed, and the next one, with the service back, is shown.
 @Suite struct ReliabilityNotifyFaultTests {
+    /// No session bus at all (and `PATH=/nonexistent`): the run records `waiting` and its waiter
+    /// waits; further runs do nothing. The bus socket appears, with a name owner that never
+    /// answers: every try is bounded (5 s) and nothing it started is left. The owner goes, a real
+    /// server takes the name: the waiter shows the reminder at once, recorded late, and status
+    /// says so.
     @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
     func absentOrHangingNotificationServiceThenDelivered() async throws {
         let sandbox = Sandbox()
-        let fakes = try FakeTools(in: sandbox)
-        // A zone where it is 09:01 now: a scheduled delivery is on time.
-        let base = ["NOTIF_SCHEDULER": "embedded", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/this-session",
-                    "TZ": ZoneShift.whereItIs(9, 1)]
+        let socket = sandbox.path + "/bus"
+        // A zone where it is 09:01 now: the reminder is due.
+        let base = ["NOTIF_SCHEDULER": "embedded", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)", "TZ": ZoneShift.whereItIs(9, 1),
+                    "PATH": "/nonexistent"]
         #expect(try sandbox.notif(["permission", "grant"], base).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], base).status == 0)
-        func lastRecord() throws -> [String: Any] {
-            let lines = (sandbox.read(sandbox.stateDir + "/deliveries.jsonl") ?? "").split(separator: "\n")
-            return try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        func records() -> [[String: Any]] {
+            (sandbox.read(sandbox.stateDir + "/deliveries.jsonl") ?? "").split(separator: "\n")
+                .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         }
+        let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
 
-        // Absent: notify-send is not on PATH.
-        let absent = try sandbox.notif(["deliver", "tips-and-updates"], base.merging(["PATH": "/nonexistent"]) { _, new in new })
-        #expect(absent.status == 1 && absent.stdout.contains("failed: notify-send is not installed"), "\(absent)")
-        #expect(try lastRecord()["outcome"] as? String == "failed")
+        // Absent: no bus. Waiting, exit 0 (nothing failed); one waiter; a second run does nothing.
+        let absent = try sandbox.notif(["deliver", "tips-and-updates"], base)
+        #expect(absent.status == 0 && absent.stdout.contains("waiting: no notification service: this session: cannot connect to \(socket)"), "\(absent)")
+        #expect(waiters().count == 1, "no waiter waits")
+        let second = try sandbox.notif(["deliver", "--catch-up", "tips-and-updates"], base)
+        #expect(second.status == 0 && second.stdout.contains("a waiter already waits"), "\(second)")
+        #expect(records().map { $0["outcome"] as? String } == ["waiting"], "\(records())")
 
-        // Hanging: this session's service is given up on after its own time limit (5 s). A recorded
-        // "bus" that no process of this user serves (a plain file here) is not tried at all.
-        let recordedBus = sandbox.path + "/recorded-bus"
-        #expect(FileManager.default.createFile(atPath: recordedBus, contents: Data()))
-        try sandbox.write("DBUS_SESSION_BUS_ADDRESS=unix:path=\(recordedBus)\n", to: sandbox.stateDir + "/session.env")
-        try fakes.add("notify-send", "while :; do sleep 1; done")
-        let (hang, took) = try await sandbox.notifTimed(["deliver", "tips-and-updates"], base.merging(["PATH": fakes.path]) { _, new in new })
-        #expect(hang.status == 1 && hang.stdout.contains("did not finish in time and was stopped"), "\(hang)")
-        #expect(!hang.stdout.contains("recorded session"), "\(hang)")
+        // The bus comes, and a process takes the service's name but never answers.
+        let hanging = try HangingNotificationService(socket: socket, logs: sandbox.path)
+        let (hang, took) = try await sandbox.notifTimed(["test"], base)
+        #expect(hang.status == 1 && hang.stderr.contains("this session: the notification service did not answer in time"), "\(hang)")
         #expect(took >= 4.5 && took < 8, "gave up after \(took) s (limit 5 s)")
-        #expect(try lastRecord()["outcome"] as? String == "failed")
-        // Nothing it started is left running.
-        let leftovers = waitUntil(5) {
-            ((try? run(["pgrep", "-f", fakes.directory], environment: ["PATH": "/usr/bin:/bin"]).stdout) ?? "x").isEmpty
-        }
-        #expect(leftovers, "a hung notify-send was left running")
-        let status = try sandbox.notif(["status"], base)
-        #expect(row("Last delivery", in: status.stdout).contains("failed: notify-send via"), "\(status)")
-        #expect(sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": true") == true)
+        #expect(waiters().count == 1, "the waiter left, or a second one came")
 
-        // Back: the next run the same day is shown (failed attempts do not count as shown).
-        try fakes.add("notify-send", "echo 99")
-        let shown = try sandbox.notif(["deliver", "tips-and-updates"], base.merging(["PATH": fakes.path]) { _, new in new })
-        #expect(shown.status == 0 && shown.stdout.contains("delivered: shown through this session as notification 99"), "\(shown)")
-        #expect(try lastRecord()["outcome"] as? String == "delivered")
-        print("[reliability] notification service: absent and hanging deliveries failed and were logged; the hang gave up after \(String(format: "%.1f", took)) s")
+        // The hanging owner goes, a real server comes: shown at once, recorded late and why.
+        hanging.release()
+        let service = try FakeNotificationService(config: [:], bus: "unix:path=\(socket)")
+        #expect(waitUntil(20) { service.notifications().count == 1 }, "not shown when the server came: \(records())")
+        #expect(waitUntil(10) { records().count == 2 }, "\(records())")
+        let shown = records().last ?? [:]
+        #expect(shown["outcome"] as? String == "delivered", "\(shown)")
+        #expect((shown["detail"] as? String)?.contains(" late: no run until ") == true
+                && (shown["detail"] as? String)?.contains("then no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(shown)")
+        let status = try sandbox.notif(["status"], base)
+        #expect(row("Last delivery", in: status.stdout).contains("delivered: sent 09:0"), "\(status)")
+        #expect(!status.stdout.contains("Last attempt:"), "\(status)")
+        #expect(try sandbox.notif(["deliver", "tips-and-updates"], base).stdout.contains("already sent today"))
+        print("[reliability] notification service: absent, then hanging (a try gave up after \(String(format: "%.1f", took)) s), then shown by the waiter")
     }
 }

@@ -38,6 +38,9 @@ final class DaemonProcess {
         if let pid = daemonPID { kill(pid, signal) }
     }
 
+    /// Whether it has ended.
+    var hasExited: Bool { !process.isRunning }
+
     /// The exit status once it ended within `seconds`, else nil.
     func waitForExit(_ seconds: TimeInterval = 15) -> Int32? {
         guard waitUntil(seconds, { !process.isRunning }) else { return nil }

@@ -73,3 +73,38 @@ final class FakeNotificationService {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
+
+/// A session bus of its own at `socket` (a dbus-daemon listening there) on which a process owns
+/// org.freedesktop.Notifications and never answers a call: a notification service that hangs.
+/// `release()` (or the end of its life) stops the owner; `stop()` the bus too.
+final class HangingNotificationService {
+    let socket: String
+    var busAddress: String { "unix:path=\(socket)" }
+    private let bus: BackgroundProcess
+    private var owner: BackgroundProcess?
+
+    init(socket: String, logs directory: String) throws {
+        self.socket = socket
+        bus = try BackgroundProcess(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(socket)"],
+                                    environment: ["PATH": "/usr/bin:/bin"], output: directory + "/bus.log")
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: socket) }) else { throw E2EFailure("no bus at \(socket)") }
+        let mark = directory + "/hanging"
+        unlink(mark)
+        owner = try BackgroundProcess(["/usr/bin/python3", "-c", "import dbus, time\nb = dbus.SessionBus()\nb.request_name('org.freedesktop.Notifications')\n"
+                                       + "open('\(mark)', 'w').close()\ntime.sleep(600)\n"],
+                                      environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"],
+                                      output: directory + "/hanging.log")
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: mark) }) else { throw E2EFailure("nothing took the service's name") }
+    }
+
+    /// The owner goes: the name has no owner any more, the bus stays.
+    func release() {
+        if let owner { kill(owner.pid, SIGKILL) }
+        owner = nil
+    }
+
+    deinit {
+        release()
+        kill(bus.pid, SIGKILL)
+    }
+}

@@ -96,7 +96,11 @@ final class Sandbox {
         chmod(base, 0o755)
         return base
     }()
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        // A reminder's waiter started here (waiting for a service, or for a button) goes first.
+        for pid in Waiters.find(DetachedActionWaiterName.command, home: path + "/home") { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 
     var configDir: String { path + "/home/.config/notif" }
     var stateDir: String { path + "/home/.local/state/notif" }

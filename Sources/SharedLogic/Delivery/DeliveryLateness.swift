@@ -1,0 +1,56 @@
+/// The words a reminder's records use for when it came: sent late and why, waiting for a
+/// notification service, or a day missed. notif knows that the notification service accepted a
+/// notification (`Notify` answered with its id), never that anyone saw it: under Do Not Disturb
+/// most servers keep it off the screen and tell the sender nothing. So the words say accepted
+/// and sent, never shown or seen.
+public enum DeliveryLateness {
+    /// What a notification service's answer to `Notify` tells: `accepted by the notification service`.
+    public static let accepted = "accepted by the notification service"
+
+    /// Shown by the first run this many seconds or more after its time, a reminder is late
+    /// (schedulers start runs within a second or two). Shown by its waiter, it is late however
+    /// few seconds it waited.
+    public static let lateAfter: Int64 = 60
+
+    /// `sent 09:02, 2 min late: no notification service until then`, or nil when it was on time.
+    /// - Parameter waitingSince: when a run found no notification service and its waiter began
+    ///   (nil: the run that showed it is the first that came).
+    public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, zone: ZoneRules) -> String? {
+        let due = ReminderClock.fireInstant(of: reminder.time, on: day, in: zone)
+        let late = shownAt.seconds - due.seconds
+        guard late >= (waitingSince == nil ? lateAfter : 1) else { return nil }
+        let why: String
+        if let waitingSince, waitingSince.seconds - due.seconds >= lateAfter {
+            why = "no run until \(clock(waitingSince, zone)), then no notification service until then"
+        } else if waitingSince != nil {
+            why = "no notification service until then"
+        } else {
+            why = "the first run since \(reminder.time) (the machine was off or asleep, or no scheduler ran)"
+        }
+        return "sent \(clock(shownAt, zone)), \(duration(late)) late: \(why)"
+    }
+
+    /// A `waiting` record: `no notification service: WHY; it is sent as soon as one comes, until the day ends`.
+    public static func waiting(_ why: String) -> String {
+        "no notification service: \(why); it is sent as soon as one comes, until the day ends"
+    }
+
+    /// A `missed` record: `no notification service from 09:00 until the day ended (WHY)`.
+    public static func missed(waitingSince: Instant, lastProblem: String, zone: ZoneRules) -> String {
+        "no notification service from \(clock(waitingSince, zone)) until the day ended (\(lastProblem))"
+    }
+
+    /// `45 s`, `2 min`, `1 h`, `4 h 5 min` (whole minutes from a minute on).
+    public static func duration(_ seconds: Int64) -> String {
+        if seconds < 60 { return "\(max(0, seconds)) s" }
+        let minutes = seconds / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min")
+    }
+
+    /// `09:02` in `zone`.
+    static func clock(_ instant: Instant, _ zone: ZoneRules) -> String {
+        let local = zone.localDateTime(of: instant)
+        return DailyTime(hour: local.hour, minute: local.minute).description
+    }
+}

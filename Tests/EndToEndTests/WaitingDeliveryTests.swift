@@ -1,0 +1,391 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A session bus of its own for a test (a dbus-daemon listening at a path), with no notification
+/// server until the test starts one, run as `user` (root when nil). `environment` is what
+/// the bus itself runs with (a graphical session's bus has its DISPLAY), and `services` the
+/// directory of activation files it reads (none by default).
+final class BareBus {
+    let socket: String
+    var address: String { "unix:path=\(socket)" }
+    private let process: BackgroundProcess
+    private let config: String
+
+    init(user: TestUser? = nil, environment: [String: String] = [:], services: String? = nil) throws {
+        let name = "/tmp/notif-e2e-bus-" + UUID().uuidString.prefix(8).lowercased()
+        socket = name
+        config = name + ".conf"
+        let servicedir = services.map { "<servicedir>\($0)</servicedir>" } ?? ""
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>session</type><listen>unix:path=\(name)</listen>\(servicedir)
+            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o644)
+        let env = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let daemon = ["/usr/bin/env", "-i"] + env.keys.sorted().map { "\($0)=\(env[$0]!)" }
+            + ["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork"]
+        let argv = user.map { ["/usr/sbin/runuser", "-u", $0.name, "--"] + daemon } ?? daemon
+        process = try BackgroundProcess(argv, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], output: name + ".log")
+        guard waitUntil(10, { FileManager.default.fileExists(atPath: name) }) else { throw E2EFailure("no bus at \(name)") }
+    }
+
+    deinit {
+        kill(process.pid, SIGKILL)
+        for file in [socket, config, socket + ".log"] { unlink(file) }
+    }
+}
+
+/// The reminder reaches the person when the desktop's notification service comes late: with real
+/// schedulers and the release binary, 09:00 reached by zone shift, the notification service
+/// started seconds after, the reminder is shown once, at once, and its record says late and why;
+/// a day with no service at all is recorded missed; a run outside the graphical session never has
+/// the bus start a server, a run inside it (or with a display in the user manager's environment)
+/// does. Several runs of the same day (a cron line, the daemon, more `deliver`s) show it once.
+@Suite(.enabled(if: isRoot, "needs root for throwaway users, cron and user managers"))
+struct WaitingDeliveryTests {
+    /// The entry as if written the day before: today's 09:00 came while it was there (a record
+    /// of a later time would make a reminder turned on today wait for tomorrow).
+    func entryFromYesterday(_ stateDir: String, key: String, as user: TestUser? = nil) throws {
+        let text = "{\"\(key)\": \"\(ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400)))\"}\n"
+        if let user {
+            #expect(try user.run(["/bin/sh", "-c", "printf '%s' \"$0\" > \"$1\"", text, stateDir + "/entry-since.json"]).status == 0)
+        } else {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: stateDir + "/entry-since.json"))
+        }
+    }
+
+    /// Real cron (in a namespace of its own) at the user's 09:00; no notification service on the
+    /// user's bus then, one started seconds later.
+    @Test(.timeLimit(.minutes(5)))
+    func cronShowsItOnceWhenTheServiceComesSecondsAfterNine() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let user = try TestUser.make("notif-trwait-cron")
+        defer { deleteUser(user) }
+        let bus = try BareBus(user: user)
+        let system = try ZonedSystem(zone: "Etc/UTC")
+        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 30)
+        // What a notif run inside the session has: its bus (recorded for cron's runs by `set`).
+        let env = ["NOTIF_SCHEDULER": "cron", "TZ": nine, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try system.run(as: user, [binary, "permission", "grant"], env).status == 0)
+        #expect(try system.run(as: user, [binary, "set", "tips-and-updates", "on"], env).status == 0)
+        try system.startCron(bootJobs: false)
+        let waited = await poll(for: at.timeIntervalSinceNow + 30) { DeliveryLine.all(of: user).contains { $0.outcome == "waiting" } }
+        #expect(waited, "cron's run did not wait: \(DeliveryLine.all(of: user))")
+        let again = try system.run(as: user, [binary, "deliver", "tips-and-updates"], env)
+        #expect(again.stdout.contains("a waiter already waits"), "\(again)")
+        // The desktop's server comes some seconds after 09:00.
+        while Date() < at.addingTimeInterval(3) { usleep(50_000) }
+        let service = try FakeNotificationService(config: ["close_after": 0.2], user: user, bus: bus.address)
+        #expect(await poll(for: 20) { service.notifications().count == 1 }, "not shown when the service came: \(DeliveryLine.all(of: user))")
+        let lines = DeliveryLine.all(of: user)
+        #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
+        #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through the recorded session as notification 1") == true, "\(lines)")
+        #expect(try system.run(as: user, [binary, "deliver", "tips-and-updates"], env).stdout.contains("already sent today"))
+        #expect(service.notifications().count == 1)
+        withExtendedLifetime(system) {}
+    }
+
+    /// The live systemd user manager's timer at 09:00; the service ends at once, its waiter (in a
+    /// scope of its own) waits on; the notification service comes seconds later.
+    @Test(.timeLimit(.minutes(5)))
+    func systemdShowsItOnceWhenTheServiceComesSecondsAfterNine() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let user = try TestUser.make("notif-trwait-sd")
+        defer { deleteUser(user) }
+        let zone = try ShiftedZone(nineOClockIn: 20)
+        let manager = try LiveUserManager(user: user, zone: zone.name)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        let on = try manager.run([binary, "set", "tips-and-updates", "on"])
+        #expect(on.status == 0 && on.stdout.contains("with systemd"), "\(on)")
+        let waited = await poll(for: zone.secondsUntilNine + 30) { DeliveryLine.all(of: user).contains { $0.outcome == "waiting" } }
+        #expect(waited, "the timer's run did not wait: \(DeliveryLine.all(of: user))\n\(manager.output)")
+        let units = user.home + "/.config/systemd/user"
+        let service = try #require(((try? FileManager.default.contentsOfDirectory(atPath: units)) ?? []).first { $0.hasSuffix(".service") })
+        #expect(try waitUntil(20) { try manager.systemctl(["show", "-p", "ActiveState", service]).stdout == "ActiveState=inactive\n" },
+                "the service did not end")
+        // The desktop's server comes some seconds after 09:00.
+        while Date() < zone.nine.addingTimeInterval(3) { usleep(50_000) }
+        let server = try FakeNotificationService(config: ["close_after": 0.2], user: user, bus: manager.busAddress)
+        #expect(await poll(for: 20) { server.notifications().count == 1 }, "the waiter died with the service: \(DeliveryLine.all(of: user))")
+        let lines = DeliveryLine.all(of: user)
+        #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
+        #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(lines)")
+    }
+
+    /// `notif daemon` at 09:00, a built-in entry; meanwhile more runs for the same day (a
+    /// `deliver`, a `deliver --catch-up`, as a cron line and its `@reboot` line would run, all at
+    /// once): one waits, the others do nothing; the service comes: shown once.
+    @Test(.timeLimit(.minutes(5)))
+    func theDaemonAndOtherRunsOfTheDayShowItOnceWhenTheServiceComes() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let bus = try BareBus()
+        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 20)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": nine, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        let daemon = try DaemonProcess([binary, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        // The other runs start with it at 09:00.
+        while Date() < at { usleep(20_000) }
+        let others = try (0..<3).map { i in
+            try DaemonProcess([binary, "deliver"] + (i == 2 ? ["--catch-up"] : []) + ["tips-and-updates"],
+                              environment: sandbox.environment(env), outputIn: sandbox.path)
+        }
+        let log = { DeliveryLine.all(of: sandbox) }
+        #expect(await poll(for: 30) { log().contains { $0.outcome == "waiting" } && others.allSatisfy { $0.hasExited } }, "\(log())\n\(daemon.output)")
+        #expect(log().map(\.outcome) == ["waiting"], "one waits, the others do nothing: \(log())")
+        #expect(Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").count == 1)
+        let service = try FakeNotificationService(config: ["close_after": 0.2], bus: bus.address)
+        #expect(await poll(for: 20) { log().count == 2 }, "not shown when the service came: \(log())")
+        #expect(log().map(\.outcome) == ["waiting", "delivered"] && service.notifications().count == 1, "\(log())")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+    }
+
+    /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
+    /// once, before the desktop's notification server is up (dunst comes a moment later, started
+    /// by the session, not by D-Bus activation: the manager has no display). Shown once, late.
+    @Test(.timeLimit(.minutes(5)))
+    func aLoginAfterNineWithTheServerAMomentLaterShowsItOnceRecordedLate() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let user = try TestUser.make("notif-trwait-login")
+        defer { deleteUser(user) }
+        let zone = try ShiftedZone(nineOClockIn: -120)   // 09:02 local now
+        let manager = try LiveUserManager(user: user, zone: zone.name)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        #expect(try manager.run([binary, "set", "tips-and-updates", "on"]).status == 0)
+        let timer = try #require(((try? FileManager.default.contentsOfDirectory(atPath: user.home + "/.config/systemd/user")) ?? [])
+            .first { $0.hasSuffix(".timer") })
+        // Logged out: the timer last ran yesterday, and its entry is from yesterday too.
+        manager.stop()
+        try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 1)],
+                                              ofItemAtPath: user.home + "/.local/share/systemd/timers/stamp-" + timer)
+        try entryFromYesterday(user.stateDir, key: "tips-and-updates." + user.tag, as: user)
+
+        try manager.start()   // the login
+        #expect(await poll(for: 30) { DeliveryLine.all(of: user).contains { $0.outcome == "waiting" } },
+                "Persistent=true did not run, or did not wait: \(DeliveryLine.all(of: user))\n\(manager.output)")
+        // The desktop's server, a moment later.
+        let dunst = try BackgroundProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i", "HOME=\(user.home)",
+                                           "DISPLAY=\(display.display)", "DBUS_SESSION_BUS_ADDRESS=\(manager.busAddress)",
+                                           "/usr/bin/dunst", "-conf", "/dev/null"],
+                                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], output: sandbox.path + "/dunst.log")
+        defer { kill(dunst.pid, SIGKILL) }
+        #expect(await poll(for: 20) { DeliveryLine.all(of: user).count == 2 }, "\(DeliveryLine.all(of: user))")
+        let lines = DeliveryLine.all(of: user)
+        #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
+        #expect(lines.last?.detail.contains(" late: no run until ") == true
+                && lines.last?.detail.contains("then no notification service until then; accepted by the notification service through ") == true, "\(lines)")
+        #expect(try manager.shown().map(\.summary) == ["Tips & Updates"])
+        let status = try manager.run([binary, "status"])
+        #expect(status.stdout.contains("Last delivery:") && status.stdout.contains("then no notification service until then")
+                && !status.stdout.contains("Last attempt:"), "\(status)")
+        withExtendedLifetime(display) {}
+    }
+
+    /// No notification service all day: the day is recorded missed when it ends, and its waiter goes.
+    @Test(.timeLimit(.minutes(5)))
+    func noServiceAllDayIsRecordedMissedWhenTheDayEnds() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let zone = sandbox.path + "/zone"
+        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 23, 59, 45), to: zone)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": zone, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.path)/no-bus"]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try entryFromYesterday(sandbox.stateDir, key: "tips-and-updates." + sandbox.tag)
+        let waiting = try run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
+        #expect(waiting.status == 0 && waiting.stdout.contains("waiting: "), "\(waiting)")
+        let day = DeliveryLine.all(of: sandbox).first?.text.components(separatedBy: "\"day\":\"").last?.prefix(10) ?? ""
+        #expect(await poll(for: 40) { DeliveryLine.all(of: sandbox).count == 2 }, "\(DeliveryLine.all(of: sandbox))")
+        let missed = try #require(DeliveryLine.all(of: sandbox).last)
+        #expect(missed.outcome == "missed" && missed.text.contains("\"day\":\"\(day)\""), "\(missed)")
+        #expect(missed.detail.hasPrefix("no notification service from 23:59 until the day ended (this session: cannot connect to "), "\(missed)")
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
+        let status = try sandbox.notif(["status"], env)
+        #expect(status.stdout.contains("Last delivery:      none yet") && status.stdout.contains("Last attempt:") && status.stdout.contains("missed: "), "\(status)")
+    }
+
+    /// The waiter outlives its run, so it gets stdin, stdout and stderr and nothing else the run
+    /// had: a descriptor the caller left open without CLOEXEC (as a harness's `flock` lock file)
+    /// does not reach it, and the pipe a scheduler reads its job's output from (cron waits for it
+    /// to close) closes when the run ends, while the waiter waits on.
+    @Test(.timeLimit(.minutes(5)))
+    func theWaiterHoldsNoDescriptorItsRunInherited() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5), "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.path)/no-bus"]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try entryFromYesterday(sandbox.stateDir, key: "tips-and-updates." + sandbox.tag)
+        let held = sandbox.path + "/held-by-the-caller"
+        // fd 7 is opened by the shell without CLOEXEC; deliver's output goes to a pipe that `cat`
+        // reads until every writer has closed it (at most 20 s).
+        let script = "exec 7>>\"$1\"; \"$2\" deliver tips-and-updates | /usr/bin/timeout 20 /bin/cat; echo \"cat: $?\""
+        let ran = try run(["/bin/sh", "-c", script, "sh", held, binary], environment: sandbox.environment(env))
+        #expect(ran.stdout.contains("waiting: no notification service") && ran.stdout.hasSuffix("cat: 0\n"),
+                "the pipe stayed open after the run ended: \(ran)")
+        let waiters = Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home")
+        #expect(waiters.count == 1, "\(waiters)")
+        for pid in waiters {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            let targets = Dictionary(uniqueKeysWithValues: fds.map { ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "?") })
+            #expect(["0", "1", "2"].allSatisfy { targets[$0] == "/dev/null" }, "\(targets)")
+            #expect(!targets.values.contains(held), "the caller's descriptor reached the waiter: \(targets)")
+        }
+    }
+
+    /// A script for D-Bus activation that marks every start, and runs the stand-in server only
+    /// with a display (as a real one dies without).
+    func activationScript(_ sandbox: Sandbox, serverDirectory: String) throws -> (script: String, mark: String) {
+        let filePath: String = #filePath
+        let fixture = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/notification_server.py").path
+        let server = sandbox.path + "/notification_server.py"
+        try FileManager.default.copyItem(atPath: fixture, toPath: server)
+        let script = sandbox.path + "/start-server", mark = sandbox.path + "/started"
+        try FileManager.default.createDirectory(atPath: serverDirectory, withIntermediateDirectories: true)
+        try """
+            #!/bin/sh
+            echo started >> '\(mark)'
+            [ -n "$DISPLAY" ] || exit 1
+            export DBUS_SESSION_BUS_ADDRESS="${DBUS_SESSION_BUS_ADDRESS:-$DBUS_STARTER_ADDRESS}"
+            exec /usr/bin/python3 '\(server)' '\(serverDirectory)'
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        for file in [script, server] { chmod(file, 0o755) }
+        for dir in [sandbox.path, serverDirectory] { chmod(dir, 0o777) }
+        return (script, mark)
+    }
+
+    /// A bus a graphical session started (its own environment has the display) with an
+    /// activation file for a notification server: a scheduled run outside the session (no
+    /// display of its own) never has the bus start it, and waits; a run inside the session does,
+    /// and the reminder's waiter then shows the reminder on that server.
+    @Test(.timeLimit(.minutes(5)))
+    func onlyARunInsideTheSessionHasTheBusStartAServer() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let services = sandbox.path + "/services"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        let (script, mark) = try activationScript(sandbox, serverDirectory: sandbox.path + "/server")
+        try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=\(script)\n".write(toFile: services + "/n.service", atomically: true, encoding: .utf8)
+        let bus = try BareBus(environment: ["DISPLAY": ":99"], services: services)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5), "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try entryFromYesterday(sandbox.stateDir, key: "tips-and-updates." + sandbox.tag)
+        let outside = try run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
+        #expect(outside.stdout.contains("waiting: no notification service: this session: no notification service runs (outside the graphical session"), "\(outside)")
+        #expect(!FileManager.default.fileExists(atPath: mark), "the bus started a server for a run outside the session")
+        // Inside the session: `notif test` with a display has the bus start it.
+        let inside = try run([binary, "test"], environment: sandbox.environment(env.merging(["DISPLAY": ":99"]) { $1 }))
+        #expect(inside.status == 0 && inside.stdout.contains("accepted by the notification service through this session"), "\(inside)")
+        #expect(sandbox.read(mark) == "started\n")
+        // The waiter saw the server come and showed the reminder on it.
+        #expect(await poll(for: 20) { DeliveryLine.all(of: sandbox).contains { $0.outcome == "delivered" && $0.kind == "scheduled" } },
+                "\(DeliveryLine.all(of: sandbox))")
+        #expect(sandbox.read(mark) == "started\n", "started twice")
+    }
+
+    /// The same through the user manager, which starts D-Bus activated servers: without a display
+    /// in its environment a scheduled run starts nothing and waits; a login puts the display
+    /// there (as `dbus-update-activation-environment --systemd` does) and makes its runtime
+    /// files: the waiter has the bus start the server and shows the reminder.
+    @Test(.timeLimit(.minutes(5)))
+    func aDisplayInTheManagersEnvironmentAllowsActivation() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let user = try TestUser.make("notif-trwait-act")
+        defer { deleteUser(user) }
+        let (script, mark) = try activationScript(sandbox, serverDirectory: sandbox.path + "/server")
+        // The user's own activation file comes before the system's; the manager starts its unit.
+        let unit = "notif-test-notifyd.service"
+        let zone = try ShiftedZone(nineOClockIn: -300)   // 09:05 local now
+        let manager = try LiveUserManager(user: user, zone: zone.name)
+        let files = [
+            (user.home + "/.local/share/dbus-1/services/org.freedesktop.Notifications.service",
+             "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=\(script)\nSystemdService=\(unit)\n"),
+            (user.home + "/.config/systemd/user/" + unit,
+             "[Service]\nType=dbus\nBusName=org.freedesktop.Notifications\nExecStart=\(script)\n"),
+        ]
+        for (path, text) in files {
+            #expect(try user.run(["/bin/sh", "-c", "mkdir -p \"${1%/*}\" && printf '%s' \"$0\" > \"$1\"", text, path]).status == 0)
+        }
+        #expect(try manager.systemctl(["daemon-reload"]).status == 0)
+        // The session bus reads its service directories again when told (it also watches them).
+        #expect(try manager.run(["/usr/bin/dbus-send", "--session", "--dest=org.freedesktop.DBus", "--type=method_call", "--print-reply",
+                                 "/org/freedesktop/DBus", "org.freedesktop.DBus.ReloadConfig"]).status == 0)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        #expect(try manager.run([binary, "set", "tips-and-updates", "on"]).status == 0)
+        try entryFromYesterday(user.stateDir, key: "tips-and-updates." + user.tag, as: user)
+        let scheduled = try manager.run([binary, "deliver", "tips-and-updates"])
+        #expect(scheduled.stdout.contains("waiting: no notification service"), "\(scheduled)")
+        #expect(!FileManager.default.fileExists(atPath: mark), "the manager started a server with no display")
+        // The login.
+        #expect(try manager.systemctl(["set-environment", "DISPLAY=:99"]).status == 0)
+        #expect(try user.run(["/bin/mkdir", manager.runtimeDirectory + "/login-" + UUID().uuidString.prefix(4)]).status == 0)
+        #expect(await poll(for: 30) { DeliveryLine.all(of: user).count == 2 }, "\(DeliveryLine.all(of: user))\n\(manager.output)")
+        #expect(DeliveryLine.all(of: user).map(\.outcome) == ["waiting", "delivered"])
+        #expect(user.read(mark) == "started\n")
+    }
+
+    /// With nothing in its environment (`env -i`, or a crontab's `PATH=/nonexistent`), a run
+    /// finds the session notif recorded and what it needs by absolute path.
+    @Test(.timeLimit(.minutes(5)))
+    func aRunWithNoEnvironmentDeliversThroughTheRecordedSession() throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let service = try FakeNotificationService(config: ["capabilities": ["actions", "body"], "close_after": 0.3])
+        let tz = ZoneShift.whereItIs(9, 5)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": tz, "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)   // records the session
+        try entryFromYesterday(sandbox.stateDir, key: "tips-and-updates." + sandbox.tag)
+        for (i, extra) in [["PATH=/nonexistent"], []].enumerated() {
+            if i == 1 { try FileManager.default.removeItem(atPath: sandbox.stateDir + "/delivered.json") }
+            let ran = try run(["/usr/bin/env", "-i", "HOME=\(sandbox.path)/home", "TZ=\(tz)"] + extra + [binary, "deliver", "tips-and-updates"],
+                              environment: ["PATH": "/usr/bin:/bin"])
+            #expect(ran.status == 0 && ran.stdout.contains("through the recorded session as notification \(i + 1), with Turn off and Settings"), "\(extra): \(ran)")
+        }
+        #expect(service.notifications().count == 2)
+    }
+
+    /// A live zone swap over 09:00 under `notif daemon` (the zone file TZ names goes from 08:50 to
+    /// 09:20, TZ otherwise unchanged): the entry was written at 08:50, so 09:00 came after it,
+    /// whatever the new zone says 08:50 was: shown once, at the swap.
+    @Test(.timeLimit(.minutes(5)))
+    func aZoneSwapOverNineUnderTheDaemonShowsItOnceAtTheSwap() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let zone = sandbox.path + "/zone"
+        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 8, 50, 0), to: zone)
+        let service = try FakeNotificationService(config: ["close_after": 0.2])
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": zone, "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        // (The zone's offset has seconds; the record shows whole minutes: 08:49 or 08:50.)
+        #expect(sandbox.read(sandbox.stateDir + "/entry-since.json")?.contains("T08:") == true)
+        let daemon = try DaemonProcess([binary, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        #expect(await poll(for: 10) { daemon.output.contains("(scheduled, start): not due yet: 08:") }, "\(daemon.output)")
+        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 9, 20, 0), to: zone)
+        let swapped = Date()
+        #expect(await poll(for: 20) { service.notifications().count == 1 }, "\(daemon.output)")
+        #expect(Date().timeIntervalSince(swapped) < 10)
+        let lines = DeliveryLine.all(of: sandbox)
+        #expect(lines.map(\.outcome) == ["delivered"], "\(lines)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+        #expect(service.notifications().count == 1)
+    }
+}
