@@ -19,7 +19,7 @@ RELEASE_BIN := .build/release/notif
 # Debian packages: to build and run notif, and what its tests drive for real.
 RUN_PACKAGES := libncursesw5-dev libc6-dev libnotify-bin tzdata cron curl
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \
-	python3-dbus python3-gi librsvg2-common lintian bash-completion zsh fish groff-base
+	python3-dbus python3-gi librsvg2-common lintian bash-completion zsh fish groff-base nano vim jq
 # `make deb`: dpkg-deb (dpkg) builds it, lintian checks it.
 DEB_PACKAGES := dpkg binutils lintian
 
