@@ -25,7 +25,7 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("NOTIF_SCHEDULER 'at'"))
     }
 
-    @Test(arguments: ["status", "set", "permission", "apply", "deliver", "history", "test", "daemon", "help"])
+    @Test(arguments: ["status", "set", "permission", "apply", "edit", "deliver", "history", "test", "daemon", "help"])
     func everyCommandHasHelp(command: String) throws {
         let sandbox = Sandbox()
         for args in [[command, "--help"], ["help", command], [command, "-h"]] {
@@ -111,8 +111,12 @@ import Testing
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"]).status == 0)
         for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Europe/Berlin", ["+01:00", "+02:00"])] {
             let status = try sandbox.notif(["status", "--json"], ["TZ": tz])
-            let line = status.stdout.split(separator: "\n").first { $0.contains("\"nextReminder\"") }.map(String.init) ?? ""
-            #expect(line.contains("T09:00:00") && offsets.contains { line.hasSuffix($0 + "\",") || line.hasSuffix($0 + "\"") }, "\(tz): \(status)")
+            func line(_ key: String) -> String { status.stdout.split(separator: "\n").first { $0.contains("\"\(key)\"") }.map(String.init) ?? "" }
+            let next = line("nextReminder")
+            #expect(offsets.contains { next.hasSuffix($0 + "\",") || next.hasSuffix($0 + "\"") }, "\(tz): \(status)")
+            // The entry was written for Berlin (the sandbox's TZ): in New York it still fires at 09:00
+            // in Berlin, and 09:00 there is what is wanted.
+            #expect((tz == "Europe/Berlin" ? next : line("wantedReminder")).contains("T09:00:00"), "\(tz): \(status)")
             // The delivery log's times are local too.
             #expect(try sandbox.notif(["test"], ["TZ": tz]).status == 1)
             let history = try sandbox.notif(["history", "-n", "1"], ["TZ": tz])

@@ -154,15 +154,21 @@ import TestSupport
     func eachWritePatternChangesOnlyWhatItWrites(_ pattern: Pattern) throws {
         let watched = try Watched()
         let rounds = Soak.count(short: 3, long: 20)
+        var shownAfter: [Double] = []
         for round in 0..<rounds {
             let sound = Self.sounds[round % Self.sounds.count]
             let what = "\(pattern.rawValue), round \(round + 1) of \(rounds) (sound \(sound))"
             try pattern.write(sound, round: round, in: watched)
+            let written = Date()
             let text = watched.sandbox.read(watched.sandbox.settingsPath) ?? ""
             #expect(text.contains("\"sound\": \"\(sound)\"") && text.contains("\"kept\""), "\(what): \(text)")
             try watched.pageShows(sound, what)
+            shownAfter.append(Date().timeIntervalSince(written))
             watched.expectNothingMoved(what)
         }
+        let sorted = shownAfter.sorted()
+        print("figures: write patterns: \(pattern.rawValue): the page showed each finished write after "
+              + String(format: "%.2f / %.2f / %.2f s (min / median / max of %d)", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1], sorted.count))
         try watched.barrier(pattern.rawValue)
         #expect(FileManager.default.fileExists(atPath: watched.sandbox.embeddedEntry))
         try watched.page.send("q")
