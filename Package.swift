@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "LinuxGatewayTests", dependencies: ["LinuxGateway", "Storage", "SharedLogic", "TestSupport"]),
         .testTarget(name: "SettingsUITests", dependencies: ["SettingsUI", "SharedLogic", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "AccountClientTests", dependencies: ["AccountClient", "LinuxGateway", "SharedLogic", "Storage"]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "SharedLogic", "LinuxGateway"]),
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "SharedLogic", "LinuxGateway", "TestSupport"]),
         .testTarget(name: "CursesTerminalTests", dependencies: ["CursesTerminal", "CNcursesw", "SettingsUI"]),
         .testTarget(name: "NotifAppTests", dependencies: ["NotifApp", "TestSupport", "SharedLogic", "Storage", "LinuxGateway", "AccountClient", "SettingsUI", "CommandLineInterface", "CursesTerminal"]),
         .testTarget(name: "EndToEndTests", dependencies: ["notif", "LinuxGateway", "TestSupport"]),

@@ -143,13 +143,23 @@ def add(metric, notif, dialog, target, met):
     print("  %-44s %-22s %-16s %s" % (metric, notif, dialog, target), file=sys.stderr)
 
 
+def quartiles(values):
+    q = statistics.quantiles(values, n=4)
+    return q[0], q[2]
+
+
 def page_rows():
     notif, dialog = first_frame(RUNS)
     n, d = stats(notif), stats(dialog)
     ratio = n[0] / d[0]
     add("First frame, median (min–max)", "%s (%s–%s)" % (ms(n[0]), ms(n[1]), ms(n[2])),
-        "%s (%s–%s)" % (ms(d[0]), ms(d[1]), ms(d[2])), "ratio ≤ 0.8", ratio <= 0.8)
-    add("First frame, notif/dialog", "%.2f" % ratio, "", "≤ 0.8", ratio <= 0.8)
+        "%s (%s–%s)" % (ms(d[0]), ms(d[1]), ms(d[2])), "ratio ≤ 1.2", ratio <= 1.2)
+    nq, dq = quartiles(notif), quartiles(dialog)
+    add("First frame, middle half (25th–75th)", "%s–%s" % (ms(nq[0]), ms(nq[1])), "%s–%s" % (ms(dq[0]), ms(dq[1])), "", None)
+    # Each run of notif next to the run of dialog just after it: the ratio's own spread.
+    pairs = [a / b for a, b in zip(notif, dialog)]
+    pq = quartiles(pairs)
+    add("First frame, notif/dialog (pairs' 25th–75th)", "%.2f (%.2f–%.2f)" % (ratio, pq[0], pq[1]), "", "≤ 1.2", ratio <= 1.2)
 
     space_n, lat_space = key([NOTIF], "j|j", " ", 10, "space")
     space_d, _ = key(DIALOG, DOWN + "|" + DOWN, " ", 10, "space")
@@ -164,9 +174,13 @@ def page_rows():
     idle_d = int(pty("idle", ["Push Notifications", "5"], DIALOG, env(home("idle")))[0])
     add("CPU ticks while idle for 5 s", str(idle_n), str(idle_d), "0", idle_n == 0)
 
-    rss_n = int(pty("rss", ["Push Notifications"], [NOTIF], env(home("rss")))[0])
-    rss_d = int(pty("rss", ["Push Notifications"], DIALOG, env(home("rss")))[0])
-    add("Peak memory of the page", "%.1f MB" % (rss_n / 1024), "%.1f MB" % (rss_d / 1024), "≤ 10 MB", rss_n <= 10 * 1024)
+    rss_n, rss_d = [], []
+    for _ in range(max(5, RUNS // 8)):
+        rss_n.append(int(pty("rss", ["Push Notifications"], [NOTIF], env(home("rss")))[0]) / 1024)
+        rss_d.append(int(pty("rss", ["Push Notifications"], DIALOG, env(home("rss")))[0]) / 1024)
+    rn, rd = stats(rss_n), stats(rss_d)
+    add("Peak memory of the page, median (min–max)", "%.1f MB (%.1f–%.1f)" % rn, "%.1f MB (%.1f–%.1f)" % rd,
+        "≤ 2 × dialog", rn[0] <= 2 * rd[0])
 
 
 def apply_rows():
@@ -202,6 +216,8 @@ def main():
         if not os.access(tool, os.X_OK):
             sys.exit("missing %s: run `make bench`" % tool)
     print("notif bench: %d runs each, alternating with dialog (%s)" % (RUNS, subprocess.run(["dialog", "--version"], capture_output=True, text=True).stdout.strip()), file=sys.stderr)
+    # How quiet the machine was: other work running meanwhile moves every timing.
+    load_before = os.getloadavg()
 
     if wanted("page"):
         page_rows()
@@ -221,6 +237,9 @@ def main():
     else:
         print("  (cron rows need root: skipped)", file=sys.stderr)
 
+    print("Load average (1, 5, 15 min) at the start: %.2f %.2f %.2f; at the end: %.2f %.2f %.2f; %d cores"
+          % (load_before + os.getloadavg() + (os.cpu_count(),)))
+    print()
     print("| Measure | notif | dialog | Target | Met |")
     print("|---|---|---|---|---|")
     for row in rows:

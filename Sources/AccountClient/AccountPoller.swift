@@ -18,6 +18,17 @@ public final class AccountPoller {
     public static let maximumPerPoll = 5
     /// Attempts to show an item, in all, before it is given up on (marked shown, said once).
     public static let maximumAttempts = 3
+    /// Shown ids kept that the server's answer no longer holds (the newest), beside every id of the
+    /// answer: history-shown.json stays bounded however many fresh ids a server sends.
+    public static let earlierShownKept = 1000
+
+    /// What history-shown.json keeps, newest first: the ids of this answer that count as shown,
+    /// then up to `earlierShownKept` earlier ones that are not in it.
+    static func remembered(answer: [String], earlier: [String], shown: Set<String>) -> [String] {
+        var seen = Set<String>()
+        let current = answer.filter { shown.contains($0) && seen.insert($0).inserted }
+        return current + earlier.filter { shown.contains($0) && seen.insert($0).inserted }.prefix(earlierShownKept)
+    }
 
     public init(account: AccountService, interval: Int64, log: @escaping (String) -> Void) {
         self.account = account
@@ -76,11 +87,12 @@ public final class AccountPoller {
         }
         let ids = Set(items.map(\.id))
         let store = account.store
-        guard let shown = store.shownIDs() else {
-            try? store.saveShownIDs(ids)
+        guard let earlier = store.shownIDs() else {
+            try? store.saveShownIDs(Self.remembered(answer: items.map(\.id), earlier: [], shown: ids))
             log("server history: \(ids.count) earlier notifications noted; new ones will be shown")
             return
         }
+        let shown = Set(earlier)
         var seen = shown
         let fresh = items.filter { seen.insert($0.id).inserted }
         var attempts = store.failedAttempts().filter { ids.contains($0.key) && !shown.contains($0.key) }
@@ -128,6 +140,6 @@ public final class AccountPoller {
             log("\(record.time) \(record.reminder) \(record.outcome.rawValue): \(record.detail)")
         }
         try? store.saveFailedAttempts(attempts)
-        try? account.store.saveShownIDs(done)
+        try? account.store.saveShownIDs(Self.remembered(answer: items.map(\.id), earlier: earlier, shown: done))
     }
 }

@@ -103,15 +103,16 @@ public struct AccountStore: Sendable {
         ])))
     }
 
-    /// Ids of server notifications already shown on this desktop by `notif daemon`.
-    public func shownIDs() -> Set<String>? {
+    /// Ids of server notifications already shown on this desktop by `notif daemon`, newest first.
+    public func shownIDs() -> [String]? {
         guard let text = try? state.read(Self.shownFile), let doc = try? JSONParser.parse(text),
               case .array(let ids) = doc else { return nil }
-        return Set(ids.compactMap(\.stringValue))
+        return ids.compactMap(\.stringValue)
     }
 
-    public func saveShownIDs(_ ids: Set<String>) throws(FileError) {
-        try state.write(Self.shownFile, JSONWriter.pretty(.array(ids.sorted().map { .string($0) })))
+    /// Saves the shown ids in their order (the poller keeps it bounded: `AccountPoller.remembered`).
+    public func saveShownIDs(_ ids: [String]) throws(FileError) {
+        try state.write(Self.shownFile, JSONWriter.pretty(.array(ids.map { .string($0) })))
     }
 
     /// How many times showing each not yet shown server notification has failed (next to the

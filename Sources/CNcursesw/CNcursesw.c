@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "CNcursesw.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -100,6 +101,21 @@ int notif_start_screen(void) {
     prepare_crash_restore(0);
     terminal_held = 1;
     return NOTIF_SCREEN_OK;
+}
+
+int notif_terminal_known(const char *name) {
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    TERMINAL *before = cur_term;
+    int error = 0;
+    int found = setupterm(name, fd, &error) == OK;
+    if (found) {
+        TERMINAL *made = cur_term;
+        set_curterm(before);
+        del_curterm(made);
+    }
+    close(fd);
+    return found;
 }
 
 int notif_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
@@ -309,15 +325,3 @@ void notif_die_by_signal(int sig) {
     raise_with_default(sig);
     _exit(128 + sig);
 }
-
-#ifdef NOTIF_STATIC_EXECUTABLE
-/* The fully static release build loads no shared objects. The Swift runtime only asks for an
-   optional prespecialization library; answering "not available" here keeps glibc's static
-   dlopen (and its link-time warning) out of the binary. */
-#include <dlfcn.h>
-void *dlopen(const char *file, int mode) {
-    (void)file;
-    (void)mode;
-    return NULL;
-}
-#endif

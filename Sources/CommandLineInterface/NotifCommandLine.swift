@@ -64,14 +64,14 @@ public enum NotifCommandLine {
             CommandDeclaration("status", summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
                 Shows the saved settings, the notification permission, the project mode, the scheduler \
                 choice and which scheduler holds notif's entries (with whether each scheduler can be used \
-                here, and why), what the settings plan and what is installed, when each installed entry \
-                really fires (Fires: in the scheduler's own terms, e.g. "cron at 03:30 system time \
-                (Etc/UTC), 09:00 in Asia/Kolkata"), whether plan and entries agree, when the next reminder \
-                fires (local time) and the last delivery. The next reminder is when the installed entries \
-                really show it; when that is not the reminder's time in your zone (entries written for \
-                another zone), both are shown and `notif apply` brings them together. When settings.json \
-                cannot be read, status says why and still shows what is installed and when it fires, and \
-                exits 1.
+                here, and why), what the settings plan and what is installed, whether plan and entries \
+                agree, when the next reminder fires (local time) and the last delivery. Fires: says when \
+                each installed entry really fires, in the scheduler's own terms, e.g. "cron at 03:30 \
+                system time (Etc/UTC), 09:00 in Asia/Kolkata". The next reminder is when the installed \
+                entries really show it; when that is not the reminder's time in your zone, as with \
+                entries written for another zone, both are shown and `notif apply` brings them together. \
+                When settings.json cannot be read, status says why, still shows what is installed and \
+                when it fires, and exits 1.
                 """, options: [
                     OptionDeclaration("--json", summary: """
                         one JSON object with the keys mode, preferences, permission, scheduler (the one in \
@@ -266,8 +266,8 @@ public enum NotifCommandLine {
         first, on first start). Keys: Up/Down (k/j, Tab) move, Space/Enter toggle or open the Sound \
         list, Left/Right (h/l) turn off/on or cycle the sound, p permission, t test notification, s the \
         scheduler chooser (also a click on the Scheduler: line), H history, r retry after an error, ? \
-        help, q or Esc quit (Esc closes a dialog first; with a change that could not be saved, it asks: \
-        Save again or Quit anyway), Ctrl-C quits from anywhere, Ctrl-Z suspends (fg returns); \
+        help, q or Esc quit, or close a dialog or list first (with a change that could not be saved, \
+        quitting asks: Save again or Quit anyway), Ctrl-C quits from anywhere, Ctrl-Z suspends (fg returns); \
         Shift-Tab moves back. In dialogs Left/Right/Tab move, Enter chooses, a/d answer the permission \
         prompt. In History, Enter shows an entry whole. Alt with a key does nothing: only Esc alone \
         closes or quits. A mouse click acts like Space. Quitting with a change that is not saved prints \

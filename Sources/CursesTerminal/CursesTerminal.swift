@@ -2,9 +2,11 @@ import CNcursesw
 import Glibc
 import SettingsUI
 
-/// Why the terminal cannot host the page.
+/// Why the terminal cannot host the page, and a terminal type that would do instead.
 public struct TerminalProblem: Error, Equatable, Sendable {
     public let message: String
+    /// A TERM this system knows, to try instead (nil when changing TERM would not help).
+    public var fallback: String? = nil
 }
 
 /// What the key loop reads next.
@@ -53,15 +55,27 @@ public final class CursesTerminal {
     /// - Parameter purpose: what needs the terminal, for the message (`the settings page`).
     public static func start(environment lookup: (String) -> String?, purpose: String) -> Result<CursesTerminal, TerminalProblem> {
         let unicode = notif_setup_locale() != 0
-        let message: String
+        let term = lookup("TERM") ?? ""
         switch Int(notif_start_screen()) {
         case Int(NOTIF_SCREEN_OK): return .success(CursesTerminal(started: lookup, unicode: unicode))
-        case Int(NOTIF_NO_TTY): message = "\(purpose) needs a terminal: stdin and stdout must be a tty"
-        case Int(NOTIF_NO_TERM): message = "TERM is not set, so the terminal type is unknown"
-        case Int(NOTIF_UNKNOWN_TERM): message = "the terminal type in TERM is not known to this system (no terminfo entry)"
-        default: message = "this terminal (TERM) cannot move the cursor (for example TERM=dumb)"
+        case Int(NOTIF_NO_TTY): return .failure(TerminalProblem(message: "\(purpose) needs a terminal: stdin and stdout must be a tty"))
+        case Int(NOTIF_NO_TERM): return .failure(TerminalProblem(message: "TERM is not set, so the terminal type is unknown", fallback: fallback(for: term)))
+        case Int(NOTIF_UNKNOWN_TERM):
+            return .failure(TerminalProblem(message: "TERM=\(term) is not known to this system: it has no terminfo entry for it",
+                                            fallback: fallback(for: term)))
+        default:
+            // TERM=dumb is said where the terminal is one (an editor's shell): no other TERM would help.
+            return .failure(TerminalProblem(message: "TERM=\(term) names a terminal that cannot move the cursor"))
         }
-        return .failure(TerminalProblem(message: message))
+    }
+
+    /// A terminal type this system knows that can stand in for `term`: its family's 256-colour
+    /// entry or the family itself (`xterm-kitty` → xterm-256color, `tmux-direct` →
+    /// tmux-256color), else xterm's, which nearly every terminal emulates.
+    public static func fallback(for term: String) -> String? {
+        let family = String(term.prefix { $0 != "-" && $0 != "." })
+        let candidates = [family + "-256color", family, "xterm-256color", "xterm", "vt100"]
+        return candidates.first { !$0.isEmpty && !$0.hasPrefix("-") && $0 != term && notif_terminal_known($0) != 0 }
     }
 
     /// Finishes setting up a screen `notif_start_screen` made.

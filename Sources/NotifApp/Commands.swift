@@ -262,6 +262,8 @@ struct Commands {
             output.error("unknown reminder '\(id)'")
             return .usage
         }
+        // A scheduled run is where entries that drifted out of sync (a changed system zone) mend.
+        service.mendEntries()
         let record = service.deliver(reminder, kind: catchUp ? .catchUp : .scheduled)
         output.line(presenter.recordLine(record))
         return record.outcome == .failed ? .failure : .success

@@ -20,7 +20,7 @@ public enum NotifMain {
         } catch {
             output.error(error.message)
             if let command = error.command, let spec = declaration.command(command), !spec.hidden {
-                output.err("Usage: \(declaration.usage(spec))\nRun `notif help \(command)` for details.\n")
+                output.err("\(declaration.usageLines(spec))\nRun `notif help \(command)` for details.\n")
             } else {
                 output.err("Run `notif --help` for the commands.\n")
             }
@@ -60,7 +60,7 @@ public enum NotifMain {
                 return .success
             }
             guard let spec = declaration.command(topic), !spec.hidden else {
-                throw UsageError(message: "unknown command '\(topic)'", command: nil)
+                throw declaration.unknownCommand(topic)
             }
             output.out(declaration.help(spec))
             return .success
@@ -83,6 +83,7 @@ public enum NotifMain {
             output.error(problem)
             return .failure
         }
+        if let parsed, let refused = Commands.refusedRun(parsed, context: context, output: output) { return refused }
         let commands = Commands(context: context, output: output)
         // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
         let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))

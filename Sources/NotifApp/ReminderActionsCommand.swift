@@ -72,19 +72,27 @@ extension Commands {
     }
 
     /// notif's page in a terminal: `x-terminal-emulator -e notif`, else the desktop entry through
-    /// `gio launch`. The display comes from the recorded session when this process has none.
+    /// `gio launch`. The display comes from the recorded session when this process has none, and
+    /// only when this user serves it (`DisplayPeer`).
     private func openSettings(_ reminder: LocalReminder, icon: String) {
         var environment: [String: String?] = [:]
+        var refused: [String] = []
         if context.lookup("DISPLAY") == nil && context.lookup("WAYLAND_DISPLAY") == nil,
            let text = try? context.state.read(StateFiles.sessionFile) {
-            for (name, value) in SessionEnvironment(parsing: text).values where name != "DBUS_SESSION_BUS_ADDRESS" {
-                environment[name] = value
+            for (name, value) in SessionEnvironment(parsing: text).values.sorted(by: { $0.key < $1.key }) where name != "DBUS_SESSION_BUS_ADDRESS" {
+                if let problem = DisplayPeer.problem(name, value, runtimeDirectory: context.lookup("XDG_RUNTIME_DIR"), uid: geteuid()) {
+                    refused.append("the recorded \(name)=\(value) is not used: \(problem)")
+                } else {
+                    environment[name] = value
+                }
             }
         }
         func has(_ name: String) -> Bool { (environment[name] ?? context.lookup(name)).map { !$0.isEmpty } ?? false }
         // With no display, a terminal cannot open, and `gio launch` exits 0 having opened nothing.
         guard has("DISPLAY") || has("WAYLAND_DISPLAY") else {
-            let why = "there is no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set, here or in the recorded session)"
+            let why = refused.isEmpty
+                ? "there is no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set, here or in the recorded session)"
+                : "there is no graphical session of yours (" + refused.joined(separator: "; ") + ")"
             record(reminder, .failed, "Settings pressed on the notification, but notif's settings could not be opened: " + why)
             tell("notif's settings could not be opened", why + ".\nRun notif in a terminal.", icon: icon)
             return

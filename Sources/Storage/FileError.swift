@@ -101,19 +101,6 @@ public enum Posix {
         return true
     }
 
-    /// The login name of `uid` from /etc/passwd, or the number when it has none.
-    public static func userName(_ uid: UInt32) -> String {
-        if let bytes = try? FileIO.read("/etc/passwd", limit: 16 << 20) {
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-                if fields.count >= 3, UInt32(String(decoding: fields[2], as: UTF8.self)) == uid {
-                    return String(decoding: fields[0], as: UTF8.self)
-                }
-            }
-        }
-        return String(uid)
-    }
-
     /// "it belongs to NAME (uid N), not to you": with the fix, which depends on who runs notif.
     static func notYours(_ path: String, owner: UInt32, subject: String) -> String {
         let name = userName(owner)
@@ -122,21 +109,5 @@ public enum Posix {
         }
         let me = userName(geteuid())
         return "\(subject) belongs to \(name) (uid \(owner)), not to \(me); give it back with `sudo chown \(me): \(path)` or remove it"
-    }
-
-    /// The current user's id and, from /etc/passwd, login name and home directory. Read
-    /// directly (no NSS), so the binary can be linked statically; a user only known to a
-    /// network directory falls back to USER/LOGNAME and no home.
-    public static func currentUser() -> (uid: UInt32, name: String, home: String?) {
-        let uid = getuid()
-        if let bytes = try? FileIO.read("/etc/passwd", limit: 16 << 20) {
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-                guard fields.count >= 6, let id = UInt32(String(decoding: fields[2], as: UTF8.self)), id == uid else { continue }
-                return (uid, String(decoding: fields[0], as: UTF8.self), String(decoding: fields[5], as: UTF8.self))
-            }
-        }
-        let name = environment("USER") ?? environment("LOGNAME") ?? String(uid)
-        return (uid, name, nil)
     }
 }

@@ -15,14 +15,15 @@ public enum RunOwnership {
     ///   by everyone; a link among them is the user's or root's.
     /// - notif's own directories belong to the user and nobody else may write in them.
     public static func problem(paths: NotifPaths, euid: UInt32 = geteuid()) -> String? {
-        let me = Posix.userName(euid)
+        // Looked up only for a message: an account lookup goes through NSS, at every start otherwise.
+        let me = { Posix.userName(euid) }
         if let (path, status) = existingOrAbove(paths.home), status.owner != euid, path == paths.home || status.owner != 0 {
             let name = Posix.userName(status.owner)
             let what = path == paths.home ? "HOME \(paths.home)" : "HOME \(paths.home) does not exist, and \(path)"
             if euid == 0 {
                 return "\(what) belongs to \(name) (uid \(status.owner)), and notif does not act on another user's files as root; run it as that user: sudo -u \(name) notif …"
             }
-            return "\(what) belongs to \(name) (uid \(status.owner)), not to \(me); notif acts only on your own files: set HOME to your own home directory"
+            return "\(what) belongs to \(name) (uid \(status.owner)), not to \(me()); notif acts only on your own files: set HOME to your own home directory"
         }
         let shared = [paths.configHome, paths.stateHome, paths.dataHome]
         let below = [Posix.join(paths.configHome, "systemd"), Posix.join(paths.configHome, "systemd/user"),
@@ -34,7 +35,7 @@ public enum RunOwnership {
             }
             guard let (path, status) = existingOrAbove(directory) else { continue }
             if status.owner != euid && status.owner != 0 && (path == directory || shared.contains(directory)) {
-                return "\(path) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me); notif keeps its files only in directories of yours"
+                return "\(path) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); notif keeps its files only in directories of yours"
             }
             if path == directory && status.mode & 0o002 != 0 {
                 // A shared sticky directory like /tmp (or one of root's) must stay writable for
@@ -49,8 +50,8 @@ public enum RunOwnership {
             }
             guard let status = status(own) else { continue }
             if status.owner != euid {
-                return "\(own) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me); "
-                    + (euid == 0 ? "run notif as that user (sudo -u \(Posix.userName(status.owner)) notif …)" : "give it back with `sudo chown -R \(me): \(own)`")
+                return "\(own) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); "
+                    + (euid == 0 ? "run notif as that user (sudo -u \(Posix.userName(status.owner)) notif …)" : "give it back with `sudo chown -R \(me()): \(own)`")
             }
             if status.mode & 0o022 != 0 {
                 return "\(own) may be written by other users (mode \(String(status.mode, radix: 8))); make it private with `chmod 700 \(own)`"

@@ -43,11 +43,13 @@ func usageError(_ argv: [String], _ environment: [String: String] = [:]) -> Usag
     }
 
     @Test(arguments: [
-        (["--scheduler", "anacron", "status"], [String: String](), "--scheduler 'anacron' is not a scheduler: use systemd, cron or embedded"),
+        (["--scheduler", "anacron", "status"], [String: String](), "--scheduler 'anacron' is not a scheduler; use systemd, cron or embedded"),
         (["--scheduler=auto"], [:], "--scheduler names a scheduler for one run: systemd, cron or embedded; `notif set scheduler auto` lets notif pick"),
         (["--scheduler"], [:], "--scheduler needs a value: systemd, cron or embedded"),
-        (["status"], ["NOTIF_SCHEDULER": "at"], "NOTIF_SCHEDULER 'at' is not a scheduler: use systemd, cron or embedded"),
+        (["status"], ["NOTIF_SCHEDULER": "at"], "NOTIF_SCHEDULER 'at' is not a scheduler; use systemd, cron or embedded"),
         (["--bogus", "status"], [:], "unknown option '--bogus'"),
+        (["--schedular", "cron", "status"], [:], "unknown option '--schedular'; did you mean --scheduler?"),
+        (["--scheduler", "cronn", "status"], [:], "--scheduler 'cronn' is not a scheduler; did you mean cron?"),
     ])
     func badGlobalOptionsNameTheValue(argv: [String], environment: [String: String], message: String) {
         let error = usageError(argv, environment)
@@ -94,11 +96,22 @@ func usageError(_ argv: [String], _ environment: [String: String] = [:]) -> Usag
 
     @Test(arguments: [
         (["bogus"], "unknown command 'bogus'", nil),
+        (["sett"], "unknown command 'sett'; did you mean set?", nil),
+        (["stat"], "unknown command 'stat'; did you mean status?", nil),
+        (["set", "tips", "on"], "unknown setting 'tips'; did you mean tips-and-updates?", "set"),
+        (["set", "Sound", "bell"], "unknown setting 'Sound'; did you mean sound?", "set"),
+        (["set", "tips-and-updates", "of"], "'of' is not a value for tips-and-updates; did you mean off?", "set"),
+        (["set", "sound", "chmie"], "'chmie' is not a value for sound; did you mean chime?", "set"),
+        (["permission", "alow"], "unknown permission action 'alow'; did you mean allow?", "permission"),
+        (["status", "--jsno"], "unknown option '--jsno' for status; did you mean --json?", "status"),
+        (["history", "--limt", "3"], "unknown option '--limt' for history; did you mean --limit?", "history"),
+        (["account", "logn"], "unknown account action 'logn'; did you mean login?", "account"),
+        (["completion", "fihs"], "unknown shell 'fihs'; did you mean fish?", "completion"),
         (["set"], "set needs a SETTING and a VALUE", "set"),
         (["set", "tips-and-updates"], "set needs a VALUE", "set"),
         (["set", "nope", "on"], "unknown setting 'nope'; use push-notifications, tips-and-updates, queue-alerts, promotions, sound, vibration or scheduler", "set"),
         (["set", "tips-and-updates", "maybe"], "'maybe' is not a value for tips-and-updates; use on or off", "set"),
-        (["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto or systemd or cron or embedded", "set"),
+        (["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto, systemd, cron or embedded", "set"),
         (["set", "a", "b", "c"], "unexpected argument 'c' for set", "set"),
         (["permission"], "permission needs one of allow, deny, reset or status", "permission"),
         (["permission", "maybe"], "unknown permission action 'maybe'; use allow, deny, reset or status", "permission"),

@@ -26,6 +26,23 @@ import SettingsUI
         return state
     }
 
+    /// What an unknown TERM is told to try instead is a type this system's terminfo has; the
+    /// look-up leaves the painter's terminal as it was (so it runs in this serialized suite).
+    @Test func anUnknownTerminalTypeGetsAFallbackThisSystemKnows() {
+        _ = Self.terminal
+        #expect(notif_terminal_known("xterm-256color") != 0 && notif_terminal_known("no-such-terminal-xyz") == 0)
+        for term in ["xterm-kitty", "no-such-terminal-xyz", "alacritty", "", "dumb"] {
+            let fallback = CursesTerminal.fallback(for: term)
+            #expect(fallback == "xterm-256color", "TERM=\(term): \(fallback ?? "none")")
+        }
+        if notif_terminal_known("screen") != 0 && notif_terminal_known("screen-256color") != 0 {
+            #expect(CursesTerminal.fallback(for: "screen.xterm-new") == "screen-256color")
+        }
+        let canvas = SettingsRenderer.render(state())
+        Self.terminal.paint(canvas)
+        #expect(Self.terminal.screenText()[0] == canvas.text(ofRow: 0))
+    }
+
     @Test func whatIsPaintedIsWhatTheCanvasSays() {
         let canvas = SettingsRenderer.render(state())
         Self.terminal.paint(canvas)

@@ -30,7 +30,7 @@ import TestSupport
         #expect(headers["Authorization"] == "Bearer \(token)")
         #expect(headers["Content-Type"] == "application/json")
         let body = try JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: String]
-        #expect(body == ["token": deviceToken(sandbox), "platform": "linux", "appVersion": "0.1.0"])
+        #expect(body == ["token": deviceToken(sandbox), "platform": "linux", "appVersion": "0.2.0"])
         #expect(deviceToken(sandbox).count >= 32)
         // The same pair is never registered twice.
         for args in [["apply"], ["status"], ["account", "status"], ["apply"]] { _ = try sandbox.notif(args) }

@@ -53,7 +53,7 @@ import Testing
         let sandbox = Sandbox()
         let help = try sandbox.notif(["--help"])
         #expect(help.status == 0)
-        for command in ["status", "set SETTING VALUE", "permission", "apply", "deliver", "history", "test", "daemon"] {
+        for command in ["status", "set", "permission", "apply", "deliver", "history", "test", "daemon"] {
             #expect(help.stdout.contains("  " + command), "missing \(command)")
         }
         #expect(help.stdout.contains("Exit status: 0 success, 1 failure"))

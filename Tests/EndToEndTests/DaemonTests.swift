@@ -85,8 +85,8 @@ struct DaemonDeliveryTests {
     }
 }
 
-/// The shipped release binary as the built-in scheduler, with real clocks: libfaketime cannot
-/// move a static executable's clock, so the user's zone is one where it is 08:59 now
+/// The shipped release binary as the built-in scheduler, with real clocks (no libfaketime,
+/// as users run it), so the user's zone is one where it is 08:59 now
 /// (`ShiftedZone`), and `notif daemon` shows the reminder at 09:00 in it through dunst, once.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct ReleaseDaemonDeliveryTests {

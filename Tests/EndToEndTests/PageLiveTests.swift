@@ -41,10 +41,11 @@ import TestSupport
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
         let fakes = try FakeTools(in: sandbox)
         let table = sandbox.path + "/crontab.txt"
-        // A crontab that takes half a second to write (a slow NFS home): -l reads, - writes, -r removes.
+        // A crontab that takes half a second to write (a slow NFS home): -l and -e (with cat for the editor) read, - writes, -r removes.
         try fakes.add("crontab", """
             case "$1" in
               -l) [ -f \(table) ] && exec cat \(table); echo "no crontab for $USER" >&2; exit 1 ;;
+              -e) [ -f \(table) ] && exec cat \(table); echo "no crontab for $USER - using an empty one" >&2 ;;
               -) sleep 0.5; cat > \(table).new && mv \(table).new \(table) ;;
               -r) sleep 0.5; rm -f \(table) ;;
             esac

@@ -235,8 +235,14 @@ import TestSupport
         let noTTY = try sandbox.notif([])
         #expect(noTTY.status == 2, "\(noTTY)")
         #expect(noTTY.stderr.contains("needs a terminal"))
-        for (term, message) in [("dumb", "cannot move the cursor"), ("no-such-terminal-xyz", "not known"), ("", "TERM is not set")] {
-            let pane = try TmuxPane(notifCommand(env: env(sandbox, ["TERM": term])) + " 2>&1")
+        // The value at fault is named, and a TERM this system knows offered where another would help.
+        for (term, message) in [
+            ("dumb", "notif: TERM=dumb names a terminal that cannot move the cursor; use `notif status` and `notif set` instead"),
+            ("no-such-terminal-xyz", "notif: TERM=no-such-terminal-xyz is not known to this system: it has no terminfo entry for it; "
+                + "try again with TERM=xterm-256color, or use `notif status` and `notif set` instead"),
+            ("", "notif: TERM is not set, so the terminal type is unknown; try again with TERM=xterm-256color, or use"),
+        ] {
+            let pane = try TmuxPane(notifCommand(env: env(sandbox, ["TERM": term])) + " 2>&1", width: 200)
             try pane.waitFor(message)
             let (status, stty) = try pane.finished()
             #expect(status == 2, "TERM=\(term)")

@@ -130,7 +130,7 @@ struct RealCrontabTests {
     }
 }
 
-/// The whole Guest path for real, with the shipped (static release) binary and real clocks: a
+/// The whole Guest path for real, with the shipped (release) binary and real clocks: a
 /// real cron daemon runs in one zone (its system zone is Asia/Kolkata, +05:30) and each user in
 /// another (`TZ`). notif writes the crontab lines in the system zone for 09:00 in the user's
 /// zone; cron runs the `@reboot` catch-up as it starts and the daily line at the user's 09:00,

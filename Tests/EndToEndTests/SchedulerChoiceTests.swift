@@ -110,7 +110,7 @@ struct SchedulerChoiceEndToEndTests {
         document = try json(try user.run([binary, "status", "--json"]))
         #expect(document["schedulerChoice"] as? String == "auto" && document["scheduler"] as? String == "cron")
 
-        for (args, says) in [(["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto or systemd or cron or embedded"),
+        for (args, says) in [(["set", "scheduler", "anacron"], "'anacron' is not a value for scheduler; use auto, systemd, cron or embedded"),
                              (["--scheduler", "auto", "status"], "`notif set scheduler auto` lets notif pick")] {
             let bad = try user.run([binary] + args)
             #expect(bad.status == 2 && bad.stderr.contains(says), "\(args): \(bad)")
@@ -248,7 +248,7 @@ struct SchedulerChoiceEndToEndTests {
         for command in [["apply"], ["set", "tips-and-updates", "on"]] {
             let result = try user.run([binary] + command, noCrontab)
             #expect(result.status == 1, "\(command): \(result)")
-            #expect(result.stderr.contains("the reminder stays with cron, where it may still fire: notif cannot use crontab (crontab is not installed"),
+            #expect(result.stderr.contains("the reminder stays with cron, where it may still fire, but notif cannot use crontab to check or change its entry: crontab is not installed"),
                     "\(command): \(result)")
             #expect(result.stderr.contains("make crontab usable and run `notif apply`"), "\(command): \(result)")
             #expect(!result.stdout.contains("with embedded") && !result.stdout.contains("Moved"), "\(command): \(result)")

@@ -16,11 +16,14 @@ import TestSupport
         let (cron, runner) = gateway(store, scratch: scratch)
         #expect(try cron.installed().isEmpty)
         try cron.install(tipsEntry())
-        #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-l"], ["crontab", "-"]])
+        // Listed for the entries, read exactly (`crontab -e` with cat for the editor), written.
+        #expect(runner.argvs == [["crontab", "-l"], ["crontab", "-e"], ["crontab", "-"]])
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/crontab.new"), "the staging file is removed")
         #expect(store.current == """
             \(CrontabBlock.beginMarker(testOwner))
             # settings: /home/tester/.config/notif/settings.json
+            SHELL=/bin/sh
+            PATH=/usr/bin:/bin
             # notif reminder: tips-and-updates
             0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver tips-and-updates
             @reboot [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --catch-up tips-and-updates
@@ -47,7 +50,7 @@ import TestSupport
         let (cron, runner) = gateway(store, scratch: scratch)
         try cron.install(tipsEntry())
         try cron.cancel("tips-and-updates")
-        #expect(runner.argvs.suffix(2) == [["crontab", "-l"], ["crontab", "-r"]])
+        #expect(runner.argvs.suffix(2) == [["crontab", "-e"], ["crontab", "-r"]])
         #expect(store.current == nil)
     }
 
@@ -62,8 +65,8 @@ import TestSupport
         #expect(store.current == user)
     }
 
-    /// The table goes to `crontab -` as the bytes `crontab -l` gave: Latin-1 and invalid UTF-8
-    /// in the user's lines survive turning the reminder on and off.
+    /// The table goes to `crontab -` as the bytes cron holds: Latin-1 and invalid UTF-8 in the
+    /// user's lines survive turning the reminder on and off.
     @Test func nonUTF8UserLinesSurviveInstallAndCancel() throws {
         let scratch = Scratch()
         let user: [UInt8] = Array("# r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9, 0x0A]
@@ -75,9 +78,85 @@ import TestSupport
         #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
         let before = runner.calls.count
         try cron.install(tipsEntry())
-        #expect(runner.argvs.dropFirst(before) == [["crontab", "-l"]], "the same entry again writes nothing")
+        #expect(runner.argvs.dropFirst(before) == [["crontab", "-e"]], "the same entry again writes nothing")
         try cron.cancel("tips-and-updates")
         #expect(store.currentBytes == user)
+    }
+
+    /// Carriage returns are bytes like any other: `crontab -l` prints one as the two characters
+    /// `\r` (the fake does so, as Debian's), so a table written back from it would change the
+    /// user's lines; the exact read keeps them. The trial's `MAILTO=""` with a CR stays one.
+    @Test func carriageReturnsInTheUsersLinesSurviveInstallAndCancel() throws {
+        let scratch = Scratch()
+        let user = Array("# comment\r\nMAILTO=\"\"\r\n# a literal \\r stays two characters\n5 5 * * * /bin/true\r\n".utf8)
+        let store = CrontabStore(bytes: user)
+        let (cron, _) = gateway(store, scratch: scratch)
+        try cron.install(tipsEntry())
+        #expect(store.currentBytes?.starts(with: user) == true)
+        #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
+        try cron.cancel("tips-and-updates")
+        #expect(store.currentBytes == user)
+    }
+
+    /// The block runs under its own SHELL and PATH whatever the user's lines above set, and the
+    /// lines below it get the user's values back: their own lines, exactly (a CR kept).
+    @Test func theBlockSetsItsShellAndPathAndGivesTheUsersBack() throws {
+        let scratch = Scratch()
+        let above = "SHELL=/bin/false\n PATH = /nonexistent\r\nMAILTO=\"\"\n"
+        let below = "* * * * * echo mine\n"
+        let store = CrontabStore(above)
+        let (cron, _) = gateway(store, scratch: scratch)
+        try cron.install(tipsEntry())
+        store.append(below)
+        try cron.install(tipsEntry("/opt/notif"))
+        // Split as bytes: a Swift string holds CR LF as one character.
+        let lines = (store.currentBytes ?? []).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let shell = try #require(lines.firstIndex(of: "SHELL=/bin/sh")), job = try #require(lines.firstIndex { $0.hasPrefix("0 9 ") })
+        #expect(shell < job && lines.firstIndex(of: "PATH=/usr/bin:/bin").map { $0 < job } == true, "\(lines)")
+        let end = try #require(lines.firstIndex(of: CrontabBlock.endMarker(testOwner)))
+        #expect(Array(lines[(end - 2)..<end]) == ["SHELL=/bin/false", " PATH = /nonexistent\r"], "\(lines)")
+        #expect(store.current?.hasPrefix(above) == true && store.current?.hasSuffix(below) == true)
+        try cron.cancel("tips-and-updates")
+        #expect(store.current == above + below)
+    }
+
+    /// An earlier notif's block has no SHELL and PATH lines, and the user's SHELL line above may
+    /// change: its entries then never look current, so the next apply rewrites the block.
+    @Test func aBlockWithoutTheRightAssignmentsIsNotCurrent() throws {
+        let scratch = Scratch()
+        let store = CrontabStore()
+        let (cron, _) = gateway(store, scratch: scratch)
+        let p = NotificationPreferences.tipsOnAndAllowed
+        _ = LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() })
+        #expect(LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .unchanged)
+        store.replace { "SHELL=/bin/zsh\n" + $0.replacingOccurrences(of: "SHELL=/bin/sh\n", with: "") }
+        #expect(try cron.installed()["tips-and-updates"]?.hasPrefix(CrontabBlock.staleEnvironmentNote) == true)
+        #expect(LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .installed)
+        #expect(store.current?.contains("SHELL=/bin/sh\n") == true && store.current?.contains("SHELL=/bin/zsh\n# END") == true, "\(store.current ?? "")")
+        #expect(LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .unchanged)
+    }
+
+    /// A line cron refuses is named by its number in the user's crontab (as `crontab -e` shows
+    /// it, without notif's block), with its text; crontab itself counts the fed lines, from 0
+    /// for a fault inside a line.
+    @Test func aLineCronRefusesIsNamedByItsNumberInTheUsersCrontab() throws {
+        let scratch = Scratch()
+        let table = "# mine\n5 5 * * * /bin/true\n" + CrontabBlock.beginMarker(testOwner) + "\n# notif reminder: tips-and-updates\n0 9 * * * x\n"
+            + CrontabBlock.endMarker(testOwner) + "\n# below\nx 5 * * * /bin/true\n"
+        let store = CrontabStore(table)
+        let runner = RecordingRunner { call in
+            guard call.argv == ["crontab", "-"] else { return store.respond(call) }
+            let lines = (call.inputText ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            let bad = lines.firstIndex { $0.hasPrefix("x ") } ?? 0
+            return ProcessResult(exitStatus: 1, stderr: Array("\"-\":\(bad): bad minute\nerrors in crontab file, can't install.\n".utf8))
+        }
+        let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l", owner: testOwner)
+        #expect {
+            try cron.install(tipsEntry())
+        } throws: { error in
+            "\(error)" == #"cron refuses line 8 of your crontab (bad minute): "x 5 * * * /bin/true"; your crontab was not changed: fix or remove that line (`crontab -e`), then run `notif apply`"#
+        }
+        #expect(store.current == table)
     }
 
     @Test func cancellingWhatIsNotThereWritesNothing() throws {
@@ -85,13 +164,13 @@ import TestSupport
         let store = CrontabStore("x\n")
         let (cron, runner) = gateway(store, scratch: scratch)
         try cron.cancel("tips-and-updates")
-        #expect(runner.argvs == [["crontab", "-l"]])
+        #expect(runner.argvs == [["crontab", "-e"]])
     }
 
     @Test func failuresCarryCrontabsOwnWords() {
         let scratch = Scratch()
         let runner = RecordingRunner { call in
-            if call.argv == ["crontab", "-l"] { return ProcessResult(exitStatus: 0, stdout: Array("a\n".utf8)) }
+            if call.argv == ["crontab", "-l"] || call.argv == ["crontab", "-e"] { return ProcessResult(exitStatus: 0, stdout: Array("a\n".utf8)) }
             return ProcessResult(exitStatus: 1, stderr: Array("You (x) are not allowed to use this program (crontab)\n".utf8))
         }
         let cron = CronGateway(runner: runner, lockPath: scratch.path + "/l", owner: testOwner)

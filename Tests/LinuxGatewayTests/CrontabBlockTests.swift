@@ -13,6 +13,8 @@ import Storage
         #expect(String(decoding: block.bytes, as: UTF8.self) == """
             # BEGIN notif managed block \(testOwner.tag): changed by `notif set` and `notif apply`; edits here are replaced
             # settings: /home/tester/.config/notif/settings.json
+            SHELL=/bin/sh
+            PATH=/usr/bin:/bin
             \(entry)# END notif managed block \(testOwner.tag)
 
             """)
@@ -103,8 +105,45 @@ import Storage
             #expect(third.bytes == expected + tail, "round \(round)")
         }
     }
+
+    /// Property: random bytes in the user's lines (any byte but a newline: CR, NUL, invalid
+    /// UTF-8, assignments of SHELL and PATH, things that look like notif's markers) come back
+    /// exactly through install, an edit below the block, reinstall and removal; the block's
+    /// SHELL and PATH lines give back the user's last ones above it, byte for byte.
+    @Test func randomBytesRoundTripAndTheUsersAssignmentsComeBack() {
+        let seed = RunSeed.fromEnvironment()
+        var random = SeededRandom(seed: seed)
+        let starts: [[UInt8]] = [[], Array("SHELL=".utf8), Array(" PATH = ".utf8), Array("\"SHELL\"=".utf8), Array("# ".utf8),
+                                 Array("* * * * * ".utf8), Array("# BEGIN notif managed block".utf8), Array("MAILTO=\"\"".utf8)]
+        func line() -> [UInt8] {
+            let body = (0..<Int.random(in: 0...20, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }.filter { $0 != 0x0A }
+            return starts.randomElement(using: &random)! + body + (Bool.random(using: &random) ? [0x0D, 0x0A] : [0x0A])
+        }
+        for round in 0..<400 {
+            let user = (0..<Int.random(in: 0...8, using: &random)).flatMap { _ in line() }
+            let tail = (0..<Int.random(in: 0...4, using: &random)).flatMap { _ in line() }
+            var block = CrontabBlock(parsing: user, owner: testOwner)
+            block.set("tips-and-updates", to: entry)
+            let table = block.bytes + tail
+            #expect(table.starts(with: user), "NOTIF_SEED=\(seed) round \(round)")
+            var again = CrontabBlock(parsing: table, owner: testOwner)
+            #expect(again.before == user && again.after == tail && again.installed == ["tips-and-updates": entry], "NOTIF_SEED=\(seed) round \(round)")
+            // The restoring lines are the user's own last SHELL and PATH lines above.
+            let restored = CronEnvironment.restoring(above: user)
+            #expect(again.environment == CronEnvironment.lines + restored, "NOTIF_SEED=\(seed) round \(round)")
+            for line in restored { #expect(user.containsLine(line), "NOTIF_SEED=\(seed) round \(round)") }
+            again.set("tips-and-updates", to: entry.replacingOccurrences(of: "/usr/local", with: "/opt"))
+            var third = CrontabBlock(parsing: again.bytes, owner: testOwner)
+            third.remove("tips-and-updates")
+            #expect(third.bytes == user + tail, "NOTIF_SEED=\(seed) round \(round)")
+        }
+    }
 }
 
+extension Array where Element == UInt8 {
+    /// Whether one of the lines (split on newlines) is exactly `line`.
+    func containsLine(_ line: [UInt8]) -> Bool { split(separator: 0x0A, omittingEmptySubsequences: false).contains { Array($0) == line } }
+}
 
 /// Several configurations of one user (another `XDG_CONFIG_HOME`) each keep their own block;
 /// the untagged block of an earlier notif belongs to the default configuration.
@@ -112,8 +151,9 @@ import Storage
     let entry = "# notif reminder: tips-and-updates\n0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
     let oldEntry = "# notif reminder: tips-and-updates\n0 9 * * * /old/notif deliver tips-and-updates\n"
 
+    /// A block as notif writes it: its SHELL and PATH lines, then the entries.
     func block(_ owner: ConfigurationID, _ body: String) -> String {
-        CrontabBlock.beginMarker(owner) + "\n" + body + CrontabBlock.endMarker(owner) + "\n"
+        CrontabBlock.beginMarker(owner) + "\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\n" + body + CrontabBlock.endMarker(owner) + "\n"
     }
 
     @Test func eachConfigurationSeesAndChangesOnlyItsOwnBlock() {
@@ -143,7 +183,7 @@ import Storage
         #expect(String(decoding: other.bytes, as: UTF8.self).hasPrefix(old))
         // The default one reports it as not current (so apply rewrites it) and rewrites it as its own.
         var mine = CrontabBlock(parsing: other.bytes, owner: testOwner)
-        #expect(mine.installed == ["tips-and-updates": CrontabBlock.untaggedNote + oldEntry])
+        #expect(mine.installed == ["tips-and-updates": CrontabBlock.untaggedNote + CrontabBlock.staleEnvironmentNote + oldEntry])
         mine.set("tips-and-updates", to: entry)
         let migrated = String(decoding: mine.bytes, as: UTF8.self)
         #expect(!migrated.contains(CrontabBlock.untaggedBeginMarker) && !migrated.contains("/old/notif"), "\(migrated)")

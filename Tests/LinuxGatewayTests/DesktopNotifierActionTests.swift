@@ -82,14 +82,22 @@ import SharedLogic
         let prefix = scratch.path + "/prefix"
         let icon = prefix + "/share/icons/hicolor/scalable/apps/notif.svg"
         let env = ["HOME": scratch.path + "/home", "XDG_DATA_DIRS": scratch.path + "/nowhere"]
-        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }) == "notif")
+        // The scratch directory is under /tmp, which the trust rule refuses: trusted here, but for a file under `refused`.
+        var refused = "-"
+        let trust: AppIcon.Trust = { $0.hasPrefix(refused) ? "refused" : nil }
+        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }, trust: trust) == "notif")
         try FileManager.default.createDirectory(atPath: (icon as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: icon, contents: Data("<svg/>".utf8)))
-        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }) == icon)
+        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }, trust: trust) == icon)
         let home = scratch.path + "/home/.local/share/icons/hicolor/scalable/apps/notif.svg"
         try FileManager.default.createDirectory(atPath: (home as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: home, contents: Data("<svg/>".utf8)))
-        #expect(AppIcon.icon(executable: "/opt/elsewhere/bin/notif", lookup: { env[$0] }) == home)
+        #expect(AppIcon.icon(executable: "/opt/elsewhere/bin/notif", lookup: { env[$0] }, trust: trust) == home)
+        // A file that fails the rule is passed over for the next place.
+        refused = prefix
+        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }, trust: trust) == home)
+        // The real rule: nothing under /tmp.
+        #expect(AppIcon.icon(executable: prefix + "/bin/notif", lookup: { env[$0] }) == "notif")
         #expect(AppIcon.dataDirectories(executable: nil, lookup: { _ in nil }) == ["/usr/local/share", "/usr/share"])
     }
 }

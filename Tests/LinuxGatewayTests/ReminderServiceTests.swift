@@ -69,6 +69,9 @@ struct ServiceFixture {
         context.systemZone = machineZone
         context.catalog = catalog
         context.isExecutable = { $0 == ServiceFixture.installedNotif || FileIO.isExecutable($0) }
+        // The scratch home is under /tmp, which the trust rule refuses; elsewhere it is the real rule.
+        let scratchPath = scratch.path
+        context.trust = { $0.hasPrefix(scratchPath + "/") || $0 == scratchPath ? nil : TrustedPath.problem($0) }
         return context
     }
 

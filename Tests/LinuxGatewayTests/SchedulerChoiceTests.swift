@@ -59,7 +59,7 @@ import Storage
     @Test func anUnusableHolderMovesThem() {
         let cronGone = decide(.auto, held: (.cron, .auto), probe(manager: true, crontab: "crontab is not installed (Debian: apt install cron)"))
         #expect(cronGone.kind == .systemd)
-        #expect(cronGone.why == "cron can no longer hold it (crontab is not installed (Debian: apt install cron)); auto picked systemd: a systemd user manager runs")
+        #expect(cronGone.why == "cron can no longer hold it: crontab is not installed (Debian: apt install cron); auto picked systemd: a systemd user manager runs")
         // The built-in scheduler with nothing to run it: no daemon, no autostart.
         #expect(decide(.auto, held: (.embedded, .auto), probe(manager: true)).kind == .systemd)
         #expect(decide(.auto, held: (.embedded, .auto), probe(cronDaemon: true)).kind == .cron)
@@ -67,7 +67,7 @@ import Storage
         #expect(decide(.auto, held: (.systemd, .auto), probe(cronDaemon: true)).kind == .cron)
         // Entries `--scheduler` put on a scheduler that can no longer hold them go to the named choice.
         let back = decide(.cron, held: (.embedded, .cron), probe(), placedBy: "--scheduler embedded")
-        #expect(back.kind == .cron && back.why.hasPrefix("embedded can no longer hold it (") && back.why.hasSuffix("; you chose cron"))
+        #expect(back.kind == .cron && back.why.hasPrefix("embedded can no longer hold it: ") && back.why.hasSuffix("; you chose cron"))
     }
 
     /// Without `crontab` notif cannot read or remove its cron lines, and a running cron daemon
@@ -77,15 +77,15 @@ import Storage
         let missing = "crontab is not installed (Debian: apt install cron)"
         let kept = decide(.auto, held: (.cron, .auto), probe(cronDaemon: true, crontab: missing))
         #expect(kept.kind == .cron && !kept.forced)
-        #expect(kept.why == "cron holds the reminder and its daemon still runs it, but notif cannot use crontab (\(missing))")
+        #expect(kept.why == "cron holds the reminder and its daemon still runs it, but notif cannot use crontab: \(missing)")
         #expect(kept.warnings.count == 1 && kept.warnings[0].hasPrefix("the reminder stays with cron, where it may still fire")
                 && kept.warnings[0].contains("make crontab usable and run `notif apply`"), "\(kept.warnings)")
         #expect(decide(.auto, held: (.cron, .auto), probe(manager: true, cronDaemon: true, crontab: missing)).kind == .cron)
         let gone = decide(.auto, held: (.cron, .auto), probe(crontab: missing))
-        #expect(gone.kind == .embedded && gone.why.hasPrefix("cron can no longer hold it ("), "\(gone)")
+        #expect(gone.kind == .embedded && gone.why.hasPrefix("cron can no longer hold it: "), "\(gone)")
         // Nothing held yet: auto does not pick cron, and says truthfully why.
         let fresh = decide(.auto, held: nil, probe(cronDaemon: true, crontab: missing))
-        #expect(fresh.kind == .embedded && fresh.why == "auto picked embedded: no systemd user manager runs and cron cannot be used (\(missing))", "\(fresh)")
+        #expect(fresh.kind == .embedded && fresh.why == "auto picked embedded: no systemd user manager runs and cron cannot be used: \(missing)", "\(fresh)")
     }
 
     @Test func anOverrideIsForOneRunAndNoLaterPlainRunUndoesIt() {

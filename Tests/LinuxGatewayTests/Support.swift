@@ -40,6 +40,10 @@ final class CrontabStore: @unchecked Sendable {
     var current: String? { lock.withLock { table.map { String(decoding: $0, as: UTF8.self) } } }
     /// The table's exact bytes.
     var currentBytes: [UInt8]? { lock.withLock { table } }
+    /// Adds lines at the end, as a user's `crontab -e` would.
+    func append(_ text: String) { lock.withLock { table = (table ?? []) + Array(text.utf8) } }
+    /// Edits the table as text, as a user would.
+    func replace(_ change: (String) -> String) { lock.withLock { table = Array(change(String(decoding: table ?? [], as: UTF8.self)).utf8) } }
     /// Makes every call fail with `result` (nil: work again).
     func breakWith(_ result: ProcessResult?) { lock.withLock { broken = result } }
 
@@ -48,8 +52,19 @@ final class CrontabStore: @unchecked Sendable {
             if let broken { return broken }
             switch call.argv {
             case ["crontab", "-l"]:
+                // As Debian's: a CR byte comes out as the two characters `\r`.
                 guard let table else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for tester\n".utf8)) }
-                return ProcessResult(exitStatus: 0, stdout: table)
+                return ProcessResult(exitStatus: 0, stdout: table.flatMap { $0 == 0x0D ? Array("\\r".utf8) : [$0] })
+            case ["crontab", "-e"]:
+                // The editor is `/bin/cat`: the table's bytes exactly, or Debian's template for none.
+                guard call.environment["VISUAL"] == "/bin/cat" else {
+                    return ProcessResult(exitStatus: 1, stderr: Array("unexpected editor \(call.environment)\n".utf8))
+                }
+                guard let table else {
+                    return ProcessResult(exitStatus: 0, stdout: Array("# Edit this file to introduce tasks to be run by cron.\n".utf8),
+                                         stderr: Array("no crontab for tester - using an empty one\nNo modification made\n".utf8))
+                }
+                return ProcessResult(exitStatus: 0, stdout: table, stderr: Array("No modification made\n".utf8))
             case ["crontab", "-"]:
                 let new = call.input ?? []
                 guard new.last == UInt8(ascii: "\n") else {

@@ -32,8 +32,10 @@ import SharedLogic
     static func verify(_ files: [String], scratch: Scratch) throws -> ProcessResult {
         let runtime = scratch.path + "/runtime"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return try SpawnProcessRunner().run(["systemd-analyze", "--user", "verify"] + files, input: nil,
-                                            environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path], timeout: 60)
+        var result = try SpawnProcessRunner().run(["systemd-analyze", "--user", "verify"] + files, input: nil,
+                                                  environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path], timeout: 60)
+        result.stderr = SystemdVerifyNoise.strip(result.stderr)
+        return result
     }
 
     /// An executable at `path` (its directory made), standing in for notif.
@@ -100,13 +102,28 @@ import SharedLogic
     @Test func theTimerIsDailyPersistentAndEnabledByTimersTarget() throws {
         let entry = entry(program: "/usr/local/bin/notif")
         let timer = SystemdUnits.timer(for: entry, owner: testOwner, calendars: SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 0)))
-        for line in ["OnCalendar=*-*-* 09:00:00", "Persistent=true", "Unit=notif-tips-and-updates-\(testOwner.tag).service", "WantedBy=timers.target"] {
+        for line in ["OnCalendar=*-*-* 09:00:00", "OnClockChange=true", "OnTimezoneChange=true", "Persistent=true", "Unit=notif-tips-and-updates-\(testOwner.tag).service", "WantedBy=timers.target"] {
             #expect(timer.contains("\n" + line + "\n"), "missing \(line)")
         }
         #expect(timer.hasPrefix(SystemdUnits.marker + "\n"))
         #expect(SystemdUnits.parse(unitName: "notif-tips-and-updates-\(testOwner.tag).timer")! == ("tips-and-updates", testOwner.tag))
         #expect(SystemdUnits.parse(unitName: "notif-tips-and-updates.service")! == ("tips-and-updates", nil))
         #expect(SystemdUnits.parse(unitName: "notif-.timer") == nil && SystemdUnits.parse(unitName: "other.timer") == nil)
+    }
+
+    /// systemd skips a calendar time a daylight-saving gap leaves out (measured with its own
+    /// calendar code): in a zone whose daylight time begins at 09:00, `*-*-* 09:00:00` does not
+    /// elapse that day. The timer also gets the first moment after the gap, 10:00, which does.
+    @Test func aGapOverNineGetsACalendarAtItsEnd() throws {
+        let y1 = "YST-1YDT,M3.5.0/9,M10.5.0/3"
+        let entry = entry(program: "/usr/local/bin/notif")
+        let calendars = SystemdUnits.calendars(for: entry, systemZone: try #require(ZoneRules(posix: y1)), now: Instant(seconds: 1_795_000_000))
+        #expect(calendars == ["*-*-* 09:00:00", "*-*-* 10:00:00"])
+        // 2027-03-28 is the last Sunday of March: 09:00 is skipped, 10:00 YDT (08:00 UTC) is there.
+        #expect(try Self.elapses("*-*-* 09:00:00", from: "2027-03-27 12:00:00", count: 2, tz: y1) == ["2027-03-29 07:00:00 UTC", "2027-03-30 07:00:00 UTC"])
+        #expect(try Self.elapses("*-*-* 10:00:00", from: "2027-03-27 12:00:00", count: 1, tz: y1) == ["2027-03-28 08:00:00 UTC"])
+        // A zone without such a gap keeps its one calendar.
+        #expect(SystemdUnits.calendars(for: entry, systemZone: systemZone("Europe/Berlin"), now: Instant(seconds: 1_795_000_000)) == ["*-*-* 09:00:00"])
     }
 
     /// `systemd-analyze calendar` on `value` from `base` (UTC): the next `count` elapses in UTC.

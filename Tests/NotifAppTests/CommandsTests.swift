@@ -197,6 +197,10 @@ import Testing
                 case "-l":
                     guard let table = state.table else { return ProcessResult(exitStatus: 1, stderr: Array("no crontab for u\n".utf8)) }
                     return ProcessResult(exitStatus: 0, stdout: table)
+                case "-e":
+                    // The exact read, with cat for the editor: installs nothing.
+                    guard let table = state.table else { return ProcessResult(exitStatus: 0, stderr: Array("no crontab for u - using an empty one\n".utf8)) }
+                    return ProcessResult(exitStatus: 0, stdout: table)
                 case "-r":
                     state.heldAtWrite.append(held)
                     state.table = nil

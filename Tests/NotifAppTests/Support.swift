@@ -59,6 +59,9 @@ struct AppFixture {
                                    executable: "/usr/local/bin/notif")
         context.systemZone = .utc
         context.isExecutable = { $0 == "/usr/local/bin/notif" }
+        // The scratch home is under /tmp, which the trust rule refuses; elsewhere it is the real rule.
+        let scratchPath = scratch.path
+        context.trust = { $0.hasPrefix(scratchPath + "/") || $0 == scratchPath ? nil : TrustedPath.problem($0) }
         return context
     }
 

@@ -1,5 +1,6 @@
 import SharedLogic
 import Testing
+import TestSupport
 @testable import SettingsUI
 
 /// The words after `Next reminder:` for every reason a reminder is or is not coming.
@@ -85,5 +86,51 @@ import Testing
         let line = NextReminderText.line(NextReminderTextTests.wanted(), status)
         #expect(line == .none(expected))
         #expect(line.isDim, "drawn as no reminder")
+    }
+}
+
+/// The status area's most important line fits the window: at 80×24 it wraps under itself,
+/// whole; where even three rows are too few, the cut is marked (`...` without Unicode).
+@Suite struct NextReminderFitTests {
+    static func state(size: TerminalSize, unicode: Bool, error: String? = nil) -> AppState {
+        var status = NextReminderTextTests.installed
+        status.facts.schedulerCannotFire = .daemonNotRunning
+        var state = AppState(preferences: NextReminderTextTests.wanted { $0.onboardingCompleted = true }, status: status, size: size, unicode: unicode)
+        state.error = error
+        return state
+    }
+
+    /// The text after `Next reminder:`, from its rows (column 16 on) up to the Scheduler line.
+    static func nextReminderRows(_ canvas: Canvas) -> [String] {
+        guard let first = canvas.row(containing: "Next reminder:"), let scheduler = canvas.row(containing: "Scheduler:") else { return [] }
+        return (first..<scheduler).map { String(canvas.text(ofRow: $0).dropFirst(16)) }
+    }
+
+    @Test(arguments: [true, false])
+    func atEightyByTwentyFourTheLineWrapsWhole(unicode: Bool) {
+        let state = Self.state(size: TerminalSize(width: 80, height: 24), unicode: unicode)
+        let canvas = SettingsRenderer.render(state)
+        let rows = Self.nextReminderRows(canvas)
+        let whole = NextReminderText.describe(state.preferences, state.status, unicode: unicode)
+        #expect(rows.count == 2 && rows.joined(separator: " ") == whole, "\(rows)")
+        #expect(rows.allSatisfy { TextWidth.of($0) <= 80 - 17 })
+        if unicode { assertSnapshot(canvas, named: "page-cannot-fire") }
+    }
+
+    @Test(arguments: [true, false])
+    func whereRowsRunOutTheCutIsMarked(unicode: Bool) {
+        // The smallest page, with an error to show: two rows are left for the line.
+        let state = Self.state(size: SettingsApp.minimumSize, unicode: unicode, error: "Not scheduled: crontab failed")
+        let canvas = SettingsRenderer.render(state)
+        let rows = Self.nextReminderRows(canvas)
+        let mark = unicode ? " …" : " ..."
+        #expect(rows.count == 2 && (rows[1].hasSuffix(mark) || rows[1].hasSuffix(mark + ")")), "\(rows)")
+        #expect(Parentheses.problem(in: rows.joined(separator: " ")) == nil, "a cut inside parentheses closes them")
+        #expect(canvas.row(containing: "Not scheduled: crontab") != nil, "the error still shows")
+        #expect(TextWidth.truncate("abcdefgh", to: 6, unicode: false) == "abc...")
+        #expect(TextWidth.truncate("abcdefgh", to: 6) == "abcde…")
+        #expect(TextWidth.truncate("abcdefgh", to: 2, unicode: false) == "..")
+        #expect(TextWidth.truncate("ab (cdefgh)", to: 8) == "ab (cd…)" && TextWidth.truncate("ab (cdefgh)", to: 8, unicode: false) == "ab (...)")
+        #expect(TextWidth.wrap("aaaa (b cc dd ee)", width: 10, maxRows: 1) == ["aaaa (b …)"])
     }
 }

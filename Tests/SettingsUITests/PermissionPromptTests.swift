@@ -146,10 +146,34 @@ import SharedLogic
         #expect(s.state.screen == .page && !s.state.preferences.tipsAndUpdates && s.state.dialog == nil)
     }
 
-    @Test func guestEscapeOnThePromptStillFinishes() {
+    /// The prompt stands alone on the wizard's screen: no outcome text and no second set of
+    /// buttons behind it; they come back once it is answered.
+    @Test(arguments: [ProjectMode.guest, .account])
+    func thePromptIsAloneOnScreen(mode: ProjectMode) {
+        var s = start(mode)
+        s.press(.enter)
+        if mode == .guest { s.press(.enter) }
+        #expect(s.state.dialog == .permission(focus: .allow, reason: .onboarding))
+        let canvas = s.canvas
+        let top = try! #require(canvas.row(containing: PermissionPrompt.title))
+        let bottom = try! #require((top + 1..<canvas.height).first { canvas.text(ofRow: $0).contains("└") })
+        for row in 2..<(canvas.height - 1) where !(top...bottom).contains(row) {
+            #expect(canvas.text(ofRow: row).isEmpty, "row \(row) behind the prompt: \(canvas.text(ofRow: row))")
+        }
+        for button in s.state.wizardButtons {
+            #expect(!canvas.hotspots.contains { $0.target == .button(button) }, "\(button) is clickable behind the prompt")
+        }
+        if mode == .guest { assertSnapshot(canvas, named: "onboarding-guest-prompt") }
+        s.press(.char("a"))
+        #expect(s.state.dialog == nil && s.screen.contains("[ Continue ]"))
+    }
+
+    @Test(arguments: [Key.escape, .char("q")])
+    func guestClosingThePromptStillFinishes(key: Key) {
         var s = start(.guest)
         s.press(.enter, .enter)
-        #expect(s.press(.escape) == [])
+        #expect(s.press(key) == [])
+        #expect(s.state.dialog == nil && s.state.screen == .onboarding(.guestReminders), "q closes the prompt, as the keys table says")
         #expect(s.screen.contains("Not decided): nothing is scheduled until you allow them."), "\(s.screen)")
         #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
         #expect(s.state.preferences.permission == .notDetermined)

@@ -11,7 +11,7 @@ import SharedLogic
             SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
             SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
             SchedulerOption(choice: .cron, usable: true, reason: "the cron daemon runs"),
-            SchedulerOption(choice: .embedded, usable: false, reason: "fires only while `notif daemon` runs, and it is not running (`notif daemon --install-autostart` starts it at login)"),
+            SchedulerOption(choice: .embedded, usable: false, reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),
         ])
 
     func script(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> Script {

@@ -57,6 +57,32 @@ import TestSupport
         #expect(SchedulerTimes.times(of: Self.nine, in: shifted, seenFrom: .utc, from: Self.start).map(\.description) == ["03:23"])
     }
 
+    /// A zone whose daylight time begins at 09:00 (Y1): that day 09:00 is skipped and the first
+    /// moment after the jump is 10:00 daylight time, which is the standard half's system time;
+    /// the daylight half's 09:00 still needs its own line (it had none: the switch day's firing
+    /// stood for the whole stretch). A gap over 09:00 gives its end a time of its own, also seen
+    /// from the zone itself (systemd skips a calendar time a gap leaves out); 09:00 twice, once.
+    @Test func daylightTimeBeginningAtNineKeepsBothHalvesAndAGapEndIsATime() throws {
+        let y1 = try #require(ZoneRules(posix: "YST-1YDT,M3.5.0/9,M10.5.0/3"))
+        #expect(SchedulerTimes.times(of: Self.nine, in: y1, seenFrom: .utc, from: Self.start).map(\.description) == ["07:00", "08:00"])
+        #expect(SchedulerTimes.times(of: Self.nine, in: y1, seenFrom: y1, from: Self.start).map(\.description) == ["09:00", "10:00"])
+        let half = try #require(ZoneRules(posix: "HST-1HDT-1:30,M3.5.0/8:50,M10.5.0/3"))
+        #expect(SchedulerTimes.times(of: Self.nine, in: half, seenFrom: half, from: Self.start).map(\.description) == ["09:00", "09:20"])
+        let twice = try #require(ZoneRules(posix: "TST-1TDT,M3.5.0/2,M10.5.0/10"))
+        #expect(SchedulerTimes.times(of: Self.nine, in: twice, seenFrom: twice, from: Self.start).map(\.description) == ["09:00"])
+        // Day by day from UTC, every 09:00 (or the first moment after a gap) is on a line.
+        for zone in [y1, half] {
+            let lines = Set(SchedulerTimes.times(of: Self.nine, in: zone, seenFrom: .utc, from: Self.start))
+            var now = Self.start
+            for _ in 0..<800 {
+                let fire = ReminderClock.nextFire(of: Self.nine, after: now, in: zone)
+                let local = ZoneRules.utc.localDateTime(of: fire)
+                #expect(lines.contains(DailyTime(hour: local.hour, minute: local.minute)), "\(local) not in \(lines)")
+                now = fire
+            }
+        }
+    }
+
     /// Debian's cron runs no fixed-time line while the system clock repeats an hour: when the
     /// user's 09:00 comes in the second pass of that hour, the entry needs a run with `*` in
     /// the hour field on those days, a minute later (expected days and minute by hand).

@@ -30,6 +30,22 @@ import SharedLogic
         #expect(dir.list("") == ["f"])
     }
 
+    /// A writer killed half way (SIGKILL during `notif set`) left its temp file: the next write of
+    /// the same file removes it when its process is gone; a live writer's, and other names, stay.
+    @Test func aKilledWritersTempFileGoesWithTheNextWrite() throws {
+        let dir = TempDir()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier
+        let names = [".f.tmp-\(dead)-42", ".f.tmp-\(getpid())-7", ".f.tmp-\(dead)-x", ".g.tmp-\(dead)-1", "f.tmp-\(dead)-1"]
+        for name in names { dir.write("{", to: name) }
+        try AtomicFile.write(Array("new".utf8), to: dir.path + "/f")
+        #expect(dir.list("") == (["f"] + names.dropFirst()).sorted())
+        #expect(dir.read("f") == "new")
+    }
+
     @Test func failureNamesThePath() {
         #expect {
             try AtomicFile.write([1], to: "/nonexistent-dir-xyz/f")

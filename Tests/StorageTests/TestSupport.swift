@@ -38,3 +38,17 @@ struct FixedClock: WallClock {
     var instant: Instant
     func now() -> Instant { instant }
 }
+
+/// A fresh directory where the trust rule can pass (not under /tmp): under root's /srv/notif-e2e,
+/// else ~/.cache/notif-e2e (as the end-to-end sandboxes); mode 0755, removed when released.
+final class TrustedDir {
+    let path: String
+    init() {
+        let base = getuid() == 0 ? "/srv/notif-e2e" : NSHomeDirectory() + "/.cache/notif-e2e"
+        path = base + "/storage-" + UUID().uuidString.prefix(8).lowercased()
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(base, 0o755)
+        chmod(path, 0o755)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -20,6 +20,10 @@ enum {
    makes the bytes a crash handler writes to give it back. Returns NOTIF_SCREEN_OK or the problem. */
 int notif_start_screen(void);
 
+/* Whether the terminfo database has an entry for the terminal type `name` (what newterm
+   would find for it); touches neither the screen nor the terminal. */
+int notif_terminal_known(const char *name);
+
 /* The C library's wcwidth (what ncurses places characters by) in the current locale. */
 int notif_wcwidth(unsigned int scalar);
 

@@ -5,11 +5,19 @@ struct CompletionModel {
     struct Entry {
         /// `""` (no command yet), `set`, `account login`.
         let path: String
-        /// Long spellings offered after `-`; global options included.
+        /// Offered after `-`; global options included.
         let options: [OptionDeclaration]
+        /// The command's own options: offered also where no argument is wanted (`reset `).
+        let own: [OptionDeclaration]
         /// For each argument position, the words offered; `following` marks a position
         /// whose words depend on the word before it (`set SETTING VALUE`).
         let positions: [Position]
+
+        /// Where the arguments end (or the first one with no words to offer): from here on
+        /// the command's own options are offered.
+        var bare: Int {
+            positions.firstIndex { if case .nothing = $0 { return true } else { return false } } ?? positions.count
+        }
     }
 
     enum Position {
@@ -29,7 +37,7 @@ struct CompletionModel {
     init(_ declaration: CommandLineDeclaration) {
         let globalOptions = declaration.globalOptions
         globals = globalOptions
-        var found: [Entry] = [Entry(path: "", options: globalOptions, positions: [
+        var found: [Entry] = [Entry(path: "", options: globalOptions, own: [], positions: [
             .words(declaration.visibleCommands.map { ($0.name, $0.summary) }),
         ])]
         var withSubcommands: [(String, [String])] = []
@@ -37,7 +45,7 @@ struct CompletionModel {
         func add(_ command: CommandDeclaration, path: String) {
             if !command.subcommands.isEmpty {
                 withSubcommands.append((path, command.subcommands.map(\.name)))
-                found.append(Entry(path: path, options: globalOptions, positions: [.words(command.subcommands.map { ($0.name, $0.summary) })]))
+                found.append(Entry(path: path, options: globalOptions, own: [], positions: [.words(command.subcommands.map { ($0.name, $0.summary) })]))
                 for sub in command.subcommands { add(sub, path: path + " " + sub.name) }
                 return
             }
@@ -60,7 +68,7 @@ struct CompletionModel {
                     previous = []
                 }
             }
-            found.append(Entry(path: path, options: command.options + globalOptions, positions: positions))
+            found.append(Entry(path: path, options: command.options + globalOptions, own: command.options, positions: positions))
             for option in command.options {
                 if let value = option.value { withValues.append((path, option, value.kind.offered)) }
             }
@@ -71,11 +79,16 @@ struct CompletionModel {
         self.valued = withValues
     }
 
+    /// `--limit`, `-n`: every way to write the options.
+    static func spellings(_ options: [OptionDeclaration]) -> [String] {
+        CommandLineDeclaration.spellings(options)
+    }
+
     /// Command paths grouped by the option spellings they offer, in declaration order.
     var byOptions: [(options: [String], paths: [String])] {
         var groups: [(options: [String], paths: [String])] = []
         for entry in entries {
-            let options = entry.options.map(\.long)
+            let options = Self.spellings(entry.options)
             if let index = groups.firstIndex(where: { $0.options == options }) {
                 groups[index].paths.append(entry.path)
             } else {

@@ -67,6 +67,12 @@ extension CommandLineDeclaration {
             end
         end
 
+        # \(helper)_from COMMAND N: the command is COMMAND with at least N arguments so far.
+        function \(helper)_from
+            set -l state (\(helper)_words)
+            test "$state[1]" = "$argv[1]"; and test (count $state) -gt $argv[2]
+        end
+
         # \(helper)_in COMMAND: the command is COMMAND.
         function \(helper)_in
             set -l state (\(helper)_words)
@@ -98,8 +104,14 @@ extension CommandLineDeclaration {
                 }
             }
             guard !entry.path.isEmpty else { continue }
-            for option in entry.options where !model.globals.contains(where: { $0.long == option.long }) {
+            for option in entry.own {
                 s += "complete -c \(program) -n \(qt("\(helper)_in \(qt(entry.path))"))" + Self.fishOption(option) + "\n"
+            }
+            // Where no argument is wanted, the options are offered before a `-` is typed.
+            for option in entry.own {
+                for spelling in CompletionModel.spellings([option]) {
+                    s += "complete -c \(program) -n \(qt("\(helper)_from \(qt(entry.path)) \(entry.bare)")) -a \(qt(spelling)) -d \(qt(Self.fishSummary(option)))\n"
+                }
             }
         }
         return s
@@ -114,8 +126,12 @@ extension CommandLineDeclaration {
             s += " -x"
             if !value.kind.offered.isEmpty { s += " -a " + CompletionModel.quotedText(value.kind.offered.joined(separator: " ")) }
         }
-        let summary = option.summary.prefix { $0 != ":" && $0 != ";" && $0 != "(" }.trimmingCharacters(in: " ")
-        return s + " -d " + CompletionModel.quotedText(summary)
+        return s + " -d " + CompletionModel.quotedText(fishSummary(option))
+    }
+
+    /// An option's summary up to its first pause: fish shows it beside the option.
+    static func fishSummary(_ option: OptionDeclaration) -> String {
+        option.summary.prefix { $0 != ":" && $0 != ";" && $0 != "(" }.trimmingCharacters(in: " ")
     }
 }
 

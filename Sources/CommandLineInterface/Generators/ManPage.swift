@@ -98,19 +98,18 @@ extension CommandLineDeclaration {
         for argument in command.arguments {
             guard case .choice(let choices) = argument.kind else { continue }
             let shown = choices.filter { !$0.hidden && $0.refusal == nil }
-            let rows = shown.map { choice in (choice.word, choice.next.isEmpty ? choice.summary : choice.next.joined(separator: "|")) }
-            guard rows.contains(where: { !$0.1.isEmpty }) else {
+            guard shown.contains(where: { !$0.summary.isEmpty || !$0.next.isEmpty }) else {
                 lines.append(".IP")
-                lines.append(Roff.paragraph(Wording.capitalizedFirst(argument.noun) + "s: " + Wording.list(shown.map(\.word), conjunction: "and") + "."))
+                lines.append(Roff.paragraph(Wording.capitalizedFirst(argument.noun) + ": " + Wording.list(shown.map(\.word)) + "."))
                 continue
             }
             lines.append(".RS")
-            for (word, text) in rows {
+            for choice in shown {
                 lines.append(".TP")
-                lines.append("\\fB" + Roff.escape(word) + "\\fR")
-                lines.append(shown.first { $0.word == word }?.next.isEmpty == false
-                             ? text.split(separator: "|").map { "\\fB" + Roff.escape(String($0)) + "\\fR" }.joined(separator: "|")
-                             : Roff.paragraph(Wording.capitalizedFirst(text) + "."))
+                lines.append("\\fB" + Roff.escape(choice.word) + "\\fR")
+                lines.append(choice.next.isEmpty
+                             ? Roff.paragraph(Wording.capitalizedFirst(choice.summary) + ".")
+                             : Wording.list(choice.next.map { "\\fB" + Roff.escape($0) + "\\fR" }))
             }
             lines.append(".RE")
         }

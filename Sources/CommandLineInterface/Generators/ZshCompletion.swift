@@ -45,7 +45,7 @@ extension CommandLineDeclaration {
             case $command in
 
         """
-        for entry in model.entries where entry.positions.contains(where: { if case .nothing = $0 { return false } else { return true } }) {
+        for entry in model.entries where entry.bare > 0 || !entry.own.isEmpty {
             s += "        \(Self.bashCase(entry.path)))\n"
             s += "            case ${#args} in\n"
             for (index, position) in entry.positions.enumerated() {
@@ -67,6 +67,9 @@ extension CommandLineDeclaration {
                 case .nothing:
                     continue
                 }
+            }
+            if !entry.own.isEmpty {
+                s += "                *) [[ -z $ended ]] && compadd -- \(CompletionModel.spellings(entry.own).joined(separator: " ")) ;;\n"
             }
             s += "            esac ;;\n"
         }

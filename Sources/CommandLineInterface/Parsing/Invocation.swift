@@ -50,7 +50,10 @@ extension CommandLineDeclaration {
                     result.globals[option.long] = GivenValue(text, from: spelling)
                     continue
                 }
-                if result.command == nil { throw UsageError(message: "unknown option '\(word)'", command: nil) }
+                if result.command == nil {
+                    throw UsageError(message: Suggestion.after("unknown option '\(word)'", word: word, among: Self.spellings(globalOptions), listing: false),
+                                     command: nil)
+                }
             }
             if result.command == nil {
                 result.command = word
@@ -69,6 +72,19 @@ extension CommandLineDeclaration {
             }
         }
         return result
+    }
+}
+
+extension CommandLineDeclaration {
+    /// Every way the options can be written: `--limit`, `-n`.
+    static func spellings(_ options: [OptionDeclaration]) -> [String] {
+        options.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) }
+    }
+
+    /// The error for a command name notif does not have, with the ones it probably meant.
+    public func unknownCommand(_ word: String) -> UsageError {
+        UsageError(message: Suggestion.after("unknown command '\(word)'", word: word, among: visibleCommands.map(\.name), listing: false),
+                   command: nil)
     }
 }
 

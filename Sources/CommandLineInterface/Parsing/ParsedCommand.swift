@@ -35,7 +35,7 @@ extension CommandLineDeclaration {
     /// fault and carries the command whose usage to show (none for hidden commands).
     public func parse(_ invocation: Invocation, environment: (String) -> String?) throws(UsageError) -> ParsedCommand {
         guard let name = invocation.command, let top = command(name) else {
-            throw UsageError(message: "unknown command '\(invocation.command ?? "")'", command: nil)
+            throw unknownCommand(invocation.command ?? "")
         }
         let usage = top.hidden ? nil : top.name
         func fail(_ message: String) -> UsageError { UsageError(message: message, command: usage) }
@@ -51,7 +51,8 @@ extension CommandLineDeclaration {
             index += 1
             if !literal && word.hasPrefix("-") && word != "-" {
                 guard let (option, attached, spelling) = OptionMatch.find(word, in: current.options) else {
-                    throw fail("unknown option '\(word)' for \(path.joined(separator: " "))")
+                    throw fail(Suggestion.after("unknown option '\(word)' for \(path.joined(separator: " "))", word: word,
+                                                among: Self.spellings(current.options + globalOptions), listing: false))
                 }
                 guard let value = option.value else {
                     options[option.long] = GivenValue("", from: spelling)
@@ -68,7 +69,7 @@ extension CommandLineDeclaration {
             }
             if !current.subcommands.isEmpty {
                 guard let sub = current.subcommand(word) else {
-                    throw fail("unknown \(current.subcommandNoun) '\(word)'; use \(Wording.list(current.subcommands.map(\.name)))")
+                    throw fail(Suggestion.after("unknown \(current.subcommandNoun) '\(word)'", word: word, among: current.subcommands.map(\.name)))
                 }
                 current = sub
                 path.append(word)
@@ -92,12 +93,12 @@ extension CommandLineDeclaration {
             switch argument.kind {
             case .choice(let choices):
                 guard let choice = choices.first(where: { $0.word == word && $0.refusal == nil }) else {
-                    throw fail("unknown \(argument.noun) '\(word)'; use \(Wording.list(argument.kind.offered))")
+                    throw fail(Suggestion.after("unknown \(argument.noun) '\(word)'", word: word, among: argument.kind.offered))
                 }
                 chosen = choice
             case .followingChoice:
                 if let chosen, !chosen.next.contains(word) {
-                    throw fail("'\(word)' is not a value for \(chosen.word); use \(chosen.next.joined(separator: " or "))")
+                    throw fail(Suggestion.after("'\(word)' is not a value for \(chosen.word)", word: word, among: chosen.next))
                 }
                 chosen = nil
             default:

@@ -5,7 +5,7 @@ extension ValueKind {
         switch self {
         case .choice(let choices):
             guard let choice = choices.first(where: { $0.word == text }) else {
-                return "\(source) '\(text)' is not a \(noun): use \(Wording.list(offered))"
+                return Suggestion.after("\(source) '\(text)' is not a \(noun)", word: text, among: offered)
             }
             return choice.refusal.map { "\(source) \($0)" }
         case .wholeNumber(let minimum, let maximum, let unit):

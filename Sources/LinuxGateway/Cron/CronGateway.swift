@@ -2,8 +2,10 @@ import SharedLogic
 import Storage
 
 /// Schedules reminders in the user's crontab, inside one managed block per configuration. Every
-/// change is a locked read-modify-write through `crontab -l` / `crontab -`; the user's own lines
-/// and other configurations' blocks stay as they were.
+/// change is a locked read-modify-write of the table's exact bytes (`readExactly`, `crontab -`);
+/// the user's own lines and other configurations' blocks stay as they were, byte for byte.
+/// Reading the entries (status, apply's check) takes one `crontab -l`: notif's own lines are
+/// the same there.
 ///
 /// cron runs jobs in the system zone (Debian's cron ignores `CRON_TZ`). An entry for a user
 /// whose zone differs (`TZ`) gets one line per system-zone time at which the reminder's time in
@@ -118,12 +120,25 @@ public struct CronGateway: LocalNotificationGateway {
     }
 
     /// The current crontab as the bytes `crontab -l` printed (never decoded: the user's lines
-    /// need not be UTF-8); "no crontab" is empty.
+    /// need not be UTF-8); "no crontab" is empty. Not exact: Debian's `crontab -l` prints a CR
+    /// byte as the two characters `\r`, as it prints a backslash and an r. notif's own lines hold
+    /// neither, so they read back as written; a table to write back comes from `readExactly`.
     func readCrontab() throws(GatewayError) -> [UInt8] {
         let result = try call(["crontab", "-l"])
         if result.succeeded { return result.stdout }
         if result.exitStatus == 1 && result.stderrText.hasPrefix("no crontab for") { return [] }
         throw GatewayError("`crontab -l` failed (\(result.failureSummary))")
+    }
+
+    /// The current crontab exactly as cron holds it (its bytes after the header `crontab` adds),
+    /// "no crontab" empty. `crontab -e` copies the table to a file of the user's and runs the
+    /// editor on it: with `/bin/cat` for the editor, the bytes come out on stdout as they are, and
+    /// as the file is left unchanged crontab installs nothing ("No modification made", exit 0).
+    /// With no crontab yet it gives the editor a template instead, and says so on stderr.
+    func readExactly() throws(GatewayError) -> [UInt8] {
+        let result = try call(["crontab", "-e"], environment: ["VISUAL": "/bin/cat", "EDITOR": "/bin/cat"])
+        guard result.succeeded else { throw GatewayError("`crontab -e` failed (\(result.failureSummary)); your crontab was not changed") }
+        return result.stderrText.hasPrefix("no crontab for") ? [] : result.stdout
     }
 
     /// Removes every notif block from the crontab, whichever configuration (or earlier notif)
@@ -133,7 +148,7 @@ public struct CronGateway: LocalNotificationGateway {
         try rewrite { old in
             let split = CrontabBlock.withoutEveryBlock(old)
             found = split.blocks
-            return split.kept
+            return (split.kept, split.keptLines)
         }
         return found
     }
@@ -143,12 +158,14 @@ public struct CronGateway: LocalNotificationGateway {
         try rewrite { old in
             var block = CrontabBlock(parsing: old, owner: owner)
             change(&block)
-            return block.bytes
+            return (block.bytes, block.lineOrigins)
         }
     }
 
-    /// A locked read-modify-write of the whole crontab; nothing is written when `change` keeps it as it is.
-    private func rewrite(_ change: ([UInt8]) -> [UInt8]) throws(GatewayError) {
+    /// A locked read-modify-write of the whole crontab; nothing is written when `change` keeps it
+    /// as it is. `change` gives the new table and, for each of its lines, where it was in the old
+    /// one (nil: notif's own), so a line cron refuses is named as the user sees it.
+    private func rewrite(_ change: ([UInt8]) -> (bytes: [UInt8], origins: [Int?])) throws(GatewayError) {
         let lock: HeldLock
         do {
             try FileIO.makeDirectory(Posix.directory(of: lockPath))
@@ -157,8 +174,8 @@ public struct CronGateway: LocalNotificationGateway {
             throw GatewayError(error.description)
         }
         defer { lock.release() }
-        let old = try readCrontab()
-        let new = change(old)
+        let old = try readExactly()
+        let (new, origins) = change(old)
         if new == old { return }
         if new.isEmpty {
             let result = try call(["crontab", "-r"])
@@ -178,15 +195,32 @@ public struct CronGateway: LocalNotificationGateway {
             defer { try? FileIO.remove(file) }
             let result = try call(["crontab", "-"], stdinFile: file)
             if !result.succeeded {
-                throw GatewayError("`crontab -` failed (\(result.failureSummary)); your crontab was not changed")
+                throw Self.refused(result, table: new, origins: origins)
             }
         }
     }
 
-    private func call(_ argv: [String], input: [UInt8]? = nil, stdinFile: String? = nil) throws(GatewayError) -> ProcessResult {
+    /// Why `crontab -` did not install `table`: the line cron refuses, by its number in the
+    /// user's crontab (`crontab -e` shows the same lines) and its text, when crontab named one.
+    static func refused(_ result: ProcessResult, table: [UInt8], origins: [Int?]) -> GatewayError {
+        let unchanged = "your crontab was not changed"
+        guard let refusal = CrontabRefusal(stderr: String(decoding: result.stderr, as: UTF8.self), table: table) else {
+            return GatewayError("`crontab -` failed (\(result.failureSummary)); \(unchanged)")
+        }
+        let lines = CrontabLines.contents(of: table)
+        let text = refusal.line <= lines.count ? String(decoding: lines[refusal.line - 1], as: UTF8.self) : ""
+        guard refusal.line <= origins.count, let number = origins[refusal.line - 1] else {
+            return GatewayError("cron refuses a line notif wrote (\(refusal.reason)): \(text.debugDescription); \(unchanged)")
+        }
+        return GatewayError("cron refuses line \(number) of your crontab (\(refusal.reason)): \(text.debugDescription); "
+            + "\(unchanged): fix or remove that line (`crontab -e`), then run `notif apply`")
+    }
+
+    private func call(_ argv: [String], input: [UInt8]? = nil, stdinFile: String? = nil,
+                      environment: [String: String?] = [:]) throws(GatewayError) -> ProcessResult {
         do {
-            if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: [:], timeout: timeout) }
-            return try runner.run(argv, input: input, environment: [:], timeout: timeout)
+            if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: environment, timeout: timeout) }
+            return try runner.run(argv, input: input, environment: environment, timeout: timeout)
         } catch {
             // Not "holds nothing": without the crontab program notif can neither read nor change
             // the table, and the cron daemon still runs what is in it.

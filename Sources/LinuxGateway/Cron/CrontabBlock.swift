@@ -26,9 +26,15 @@ public struct CrontabBlock: Equatable, Sendable {
     public var entries: [(id: String, text: String)]
     /// Ids found in an untagged block (taken over, and written back in this configuration's block).
     public var untagged: Set<String>
+    /// The assignment lines found in this configuration's block (`SHELL=/bin/sh`), in order,
+    /// without their newlines: what the block's lines run under (`CronEnvironment`).
+    public var environment: [[UInt8]]
+    /// The line numbers (from 1) in the parsed table of the lines `before` and `after` hold, in
+    /// order: where a line of the table notif writes was in the table it read.
+    public var keptLines: [Int]
 
     public static func == (a: CrontabBlock, b: CrontabBlock) -> Bool {
-        a.owner == b.owner && a.before == b.before && a.after == b.after && a.untagged == b.untagged
+        a.owner == b.owner && a.before == b.before && a.after == b.after && a.untagged == b.untagged && a.environment == b.environment
             && a.entries.map(\.id) == b.entries.map(\.id) && a.entries.map(\.text) == b.entries.map(\.text)
     }
 
@@ -65,6 +71,9 @@ public struct CrontabBlock: Equatable, Sendable {
         var before: [UInt8] = [], after: [UInt8] = []
         var entries: [(id: String, text: String)] = []
         var untagged = Set<String>()
+        var environment: [[UInt8]] = []
+        var keptLines: [Int] = []
+        var number = 0
         /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
         var block: (tag: String?, own: Bool)?
         var seenOwnBlock = false
@@ -76,6 +85,7 @@ public struct CrontabBlock: Equatable, Sendable {
             let line = bytes[start..<next]
             let content = bytes[start..<(lineEnd ?? bytes.endIndex)]
             start = next
+            number += 1
             let marker = Self.marker(content)
             if let marker, marker.begin {
                 // A block left open ends where the next one begins.
@@ -90,7 +100,12 @@ public struct CrontabBlock: Equatable, Sendable {
                 block = nil
                 if current.own { continue }
             } else if let current = block, current.own {
-                // Inside this configuration's block everything is notif's and is rewritten: text is enough.
+                // Inside this configuration's block everything is notif's and is rewritten: text is
+                // enough. Its assignments are the block's, not an entry's (and may be the user's bytes).
+                if CronEnvironment.assignedName(content) != nil {
+                    environment.append(Array(content))
+                    continue
+                }
                 let text = String(decoding: content, as: UTF8.self)
                 if content.starts(with: prefix) {
                     let id = String(decoding: content.dropFirst(prefix.count), as: UTF8.self)
@@ -105,11 +120,14 @@ public struct CrontabBlock: Equatable, Sendable {
             }
             // The user's lines and other configurations' blocks, exactly as they were.
             if seenOwnBlock { after += line } else { before += line }
+            keptLines.append(number)
         }
         self.before = before
         self.after = after
         self.entries = entries
         self.untagged = untagged
+        self.environment = environment
+        self.keptLines = keptLines
     }
 
     /// Splits UTF-8 crontab text (tests, and callers that only have text).
@@ -118,14 +136,23 @@ public struct CrontabBlock: Equatable, Sendable {
     }
 
     /// This configuration's entries by id. An entry taken over from an untagged block is
-    /// reported with a first line saying so, so it never looks current and is rewritten.
+    /// reported with a first line saying so, and so is every entry of a block whose assignments
+    /// are not the ones it would be written with now (an earlier notif's block had none; the
+    /// user's lines above changed): they never look current, so they are rewritten.
     public var installed: [String: String] {
-        Dictionary(entries.map { ($0.id, untagged.contains($0.id) ? Self.untaggedNote + $0.text : $0.text) },
-                   uniquingKeysWith: { _, last in last })
+        let stale = environment != wantedEnvironment ? Self.staleEnvironmentNote : ""
+        return Dictionary(entries.map { ($0.id, (untagged.contains($0.id) ? Self.untaggedNote : "") + stale + $0.text) },
+                          uniquingKeysWith: { _, last in last })
     }
 
     /// How `installed` marks an entry of an untagged block.
     public static let untaggedNote = "(in the untagged block of an earlier notif)\n"
+    /// How `installed` marks the entries of a block whose assignments are out of date.
+    public static let staleEnvironmentNote = "(the block's SHELL and PATH lines are not the ones notif writes now)\n"
+
+    /// The assignment lines the block is written with: its own, then the user's that give the
+    /// lines below the block back what the lines above it set.
+    public var wantedEnvironment: [[UInt8]] { CronEnvironment.lines + CronEnvironment.restoring(above: before) }
 
     public mutating func set(_ id: String, to text: String) {
         untagged.remove(id)
@@ -147,12 +174,24 @@ public struct CrontabBlock: Equatable, Sendable {
         guard !entries.isEmpty else { return before + after }
         var result = before
         if let last = result.last, last != UInt8(ascii: "\n") { result.append(UInt8(ascii: "\n")) }
-        var lines = Self.beginMarker(owner) + "\n"
-        if let about = Self.settingsComment(owner) { lines += about + "\n" }
-        lines += entries.map(\.text).joined() + Self.endMarker(owner) + "\n"
-        result += Array(lines.utf8)
+        var head = Self.beginMarker(owner) + "\n"
+        if let about = Self.settingsComment(owner) { head += about + "\n" }
+        result += Array(head.utf8)
+        let newline = UInt8(ascii: "\n")
+        for line in CronEnvironment.lines { result += line + [newline] }
+        result += Array(entries.map(\.text).joined().utf8)
+        for line in CronEnvironment.restoring(above: before) { result += line + [newline] }
+        result += Array((Self.endMarker(owner) + "\n").utf8)
         result += after
         return result
+    }
+
+    /// For each line of `bytes` (from 1), its number in the table this block was parsed from;
+    /// nil for the block's own lines.
+    public var lineOrigins: [Int?] {
+        let above = CrontabLines.contents(of: before).count
+        let own = entries.isEmpty ? 0 : CrontabLines.contents(of: bytes).count - keptLines.count
+        return keptLines.prefix(above).map { $0 } + Array(repeating: nil, count: own) + keptLines.dropFirst(above).map { $0 }
     }
 
     /// One notif block of any configuration, as `withoutEveryBlock` found it.
@@ -171,17 +210,19 @@ public struct CrontabBlock: Equatable, Sendable {
     /// not), and the blocks it held; every other byte is kept as it was. A block runs from its
     /// begin marker to an end marker, or to the next begin marker (a block left open), or to
     /// the end, as `init(parsing:owner:)` reads it.
-    public static func withoutEveryBlock(_ bytes: [UInt8]) -> (kept: [UInt8], blocks: [Found]) {
+    public static func withoutEveryBlock(_ bytes: [UInt8]) -> (kept: [UInt8], blocks: [Found], keptLines: [Int]) {
         let newline = UInt8(ascii: "\n")
         let settings = Array(settingsPrefix.utf8), prefix = Array(entryPrefix.utf8)
-        var kept: [UInt8] = [], blocks: [Found] = []
+        var kept: [UInt8] = [], blocks: [Found] = [], keptLines: [Int] = []
         var inside = false
+        var number = 0
         var start = bytes.startIndex
         while start != bytes.endIndex {
             let lineEnd = bytes[start...].firstIndex(of: newline)
             let next = lineEnd.map { $0 + 1 } ?? bytes.endIndex
             let line = bytes[start..<next], content = bytes[start..<(lineEnd ?? bytes.endIndex)]
             start = next
+            number += 1
             if let marker = marker(content) {
                 if marker.begin {
                     blocks.append(Found(tag: marker.tag))
@@ -204,8 +245,9 @@ public struct CrontabBlock: Equatable, Sendable {
                 continue
             }
             kept += line
+            keptLines.append(number)
         }
-        return (kept, blocks)
+        return (kept, blocks, keptLines)
     }
 
     static let settingsPrefix = "# settings: "

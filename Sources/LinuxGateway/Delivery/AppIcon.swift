@@ -2,7 +2,9 @@ import Storage
 
 /// notif's icon for its notifications: the installed SVG by path when it can be found (every
 /// notification service shows a file; not all look names up in the icon theme), else the
-/// theme name `notif`. Also where notif's desktop entry is, for `gio launch`.
+/// theme name `notif`. Also where notif's desktop entry is, for `gio launch`. A file is taken
+/// only when it passes the trust rule (`TrustedPath`): a desktop entry another user could write
+/// is a command the Settings button would run as this user.
 public enum AppIcon {
     public static let name = "notif"
     /// The desktop entry's id, sent as the `desktop-entry` hint so desktops group notif's
@@ -11,7 +13,7 @@ public enum AppIcon {
     static let iconPath = "icons/hicolor/scalable/apps/notif.svg"
     static let entryPath = "applications/notif.desktop"
 
-    /// The data directories to look in, best first: next to the program (`PREFIX/bin/notif` →
+    /// The data directories to look in, best first: the installed prefix (`PREFIX/bin/notif` →
     /// `PREFIX/share`), `$XDG_DATA_HOME` (or `~/.local/share`), then `$XDG_DATA_DIRS` (or
     /// `/usr/local/share:/usr/share`).
     public static func dataDirectories(executable: String?, lookup: (String) -> String?) -> [String] {
@@ -30,20 +32,23 @@ public enum AppIcon {
         return dirs.filter { seen.insert($0).inserted }
     }
 
-    /// The icon to send: the first installed SVG's path, else the name.
-    public static func icon(executable: String?, lookup: (String) -> String?) -> String {
-        find(iconPath, executable: executable, lookup: lookup) ?? name
+    /// Why a file may not be used (`TrustedPath.problem`), or nil.
+    public typealias Trust = (String) -> String?
+
+    /// The icon to send: the first installed SVG's path that passes the trust rule, else the name.
+    public static func icon(executable: String?, lookup: (String) -> String?, trust: Trust = { TrustedPath.problem($0) }) -> String {
+        find(iconPath, executable: executable, lookup: lookup, trust: trust) ?? name
     }
 
-    /// The installed desktop entry, if any.
-    public static func desktopEntryFile(executable: String?, lookup: (String) -> String?) -> String? {
-        find(entryPath, executable: executable, lookup: lookup)
+    /// The installed desktop entry that passes the trust rule, if any.
+    public static func desktopEntryFile(executable: String?, lookup: (String) -> String?, trust: Trust = { TrustedPath.problem($0) }) -> String? {
+        find(entryPath, executable: executable, lookup: lookup, trust: trust)
     }
 
-    private static func find(_ relative: String, executable: String?, lookup: (String) -> String?) -> String? {
+    private static func find(_ relative: String, executable: String?, lookup: (String) -> String?, trust: Trust) -> String? {
         for dir in dataDirectories(executable: executable, lookup: lookup) {
             let path = Posix.join(dir, relative)
-            if (try? FileStatus.of(path))??.kind == .file { return path }
+            if (try? FileStatus.of(path))??.kind == .file && trust(path) == nil { return path }
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import Glibc
 import Storage
 
 /// The XDG autostart entry that starts `notif daemon` at each desktop login:
@@ -41,7 +42,7 @@ public enum Autostart {
     public static func install(command: [String], paths: NotifPaths) throws(FileError) -> Bool {
         let file = path(in: paths)
         let text = entry(command: command)
-        if let current = try FileIO.read(file, limit: 1 << 16) {
+        if let current = try contents(file) {
             if String(decoding: current, as: UTF8.self) == text { return false }
             guard isNotifs(current) else {
                 throw FileError("replace", file, reason: "it was not written by notif; rename or remove it")
@@ -56,7 +57,7 @@ public enum Autostart {
     @discardableResult
     public static func remove(paths: NotifPaths) throws(FileError) -> Bool {
         let file = path(in: paths)
-        guard let current = try FileIO.read(file, limit: 1 << 16) else { return false }
+        guard let current = try contents(file) else { return false }
         guard isNotifs(current) else {
             throw FileError("remove", file, reason: "it was not written by notif; remove it yourself if you want it gone")
         }
@@ -70,10 +71,18 @@ public enum Autostart {
     /// Removes notif's entry; a file there that notif did not write is left alone and said so.
     public static func removeIfNotifs(paths: NotifPaths) throws(FileError) -> Removal {
         let file = path(in: paths)
-        guard let current = try FileIO.read(file, limit: 1 << 16) else { return .absent }
+        guard let current = try contents(file) else { return .absent }
         guard isNotifs(current) else { return .notNotifs }
         try FileIO.remove(file)
         return .removed
+    }
+
+    /// The entry file's bytes, nil when there is none. A file that is not the user's own is not
+    /// read (it comes back empty, so never taken for notif's): another user could have written it.
+    private static func contents(_ file: String) throws(FileError) -> [UInt8]? {
+        guard let status = try FileStatus.of(file) else { return nil }
+        guard status.owner == geteuid() else { return [] }
+        return try FileIO.read(file, limit: 1 << 16)
     }
 
     private static func isNotifs(_ bytes: [UInt8]) -> Bool {
@@ -86,7 +95,7 @@ extension Autostart {
     /// nil when there is none or the file is not notif's.
     public static func command(configHome: String) -> [String]? {
         let file = path(in: NotifPaths(home: "/", configHome: configHome, stateHome: "/"))
-        guard let bytes = try? FileIO.read(file, limit: 1 << 16), isNotifs(bytes) else { return nil }
+        guard let bytes = try? contents(file), isNotifs(bytes) else { return nil }
         let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Exec=") }
         return line.map { CommandWords.desktopExec(String($0.dropFirst("Exec=".count))) }
     }

@@ -20,6 +20,7 @@ public final class EmbeddedDaemon {
     private var settingsProblemSaid: String?
     /// How long settings.json must be quiet before a file that does not parse is believed bad.
     var settlingTime: Double = 1
+    private var lastZone: ZoneRules?
     /// More work for every wake (Account projects poll their server here); returns when it
     /// next wants a wake (nil: never), so the nap is never longer than that.
     public var onWake: ((Instant) -> Instant?)?
@@ -55,9 +56,13 @@ public final class EmbeddedDaemon {
         return due.map { min($0, extraDue) } ?? extraDue
     }
 
-    /// One wake: pick up edited settings, then make the attempts the planner asks for.
+    /// One wake: pick up edited settings (and, after a zone change, entries to mend), then make
+    /// the attempts the planner asks for.
     func wake() {
         context.zone = zone()
+        // The zone watch is a run that mends, as `notif deliver` is: a changed zone reconciles.
+        if let lastZone, lastZone != context.zone { settingsStamp = nil }
+        lastZone = context.zone
         reconcileIfSettingsChanged()
         let now = context.clock.now()
         let current = entries()

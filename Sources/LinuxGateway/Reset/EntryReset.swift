@@ -43,7 +43,7 @@ extension ReminderService {
     /// this configuration runs half way through it.
     public func removeAllEntries() throws(PreferencesError) -> [EntryRemoval] {
         try underApplyLock { _ in
-            var places = ResetPlaces(current: context.paths, jobHome: context.accountHome() ?? context.paths.home)
+            var places = ResetPlaces(current: context.paths, jobHome: context.accountHome() ?? context.paths.home, trust: context.trust)
             // Every configuration an apply wrote entries for, whatever variables this run has.
             var listed = EntryRemoval(place: EntryRemoval.configurationList, lookedIn: [configurationList.path])
             var records: [ConfigurationRecord] = []
@@ -92,6 +92,9 @@ extension ReminderService {
                 }
             }
             var removals = [cron, removeUnits(bases, places), removeBuiltIn(places), removeAutostarts(places), listed]
+            removals[1].notes += places.skippedHomes
+            removals[2].notes += places.skippedStateHomes
+            removals[3].notes += places.skippedConfigHomes
             let daemons = places.stateHomes.map { Posix.join($0, "notif") }
                 .filter { FileLock.isHeld(Posix.join($0, EmbeddedScheduler.daemonLockName)) }
             if !daemons.isEmpty {
@@ -172,8 +175,7 @@ extension ReminderService {
             for base in found {
                 let described = SystemdUnits.parse(unitName: base + ".timer").map { places.describe($0.id, tag: $0.tag) } ?? base
                 do {
-                    try gateway.removeUnits(named: base)
-                    removal.removed.append(described)
+                    if try gateway.removeUnits(named: base) { removal.removed.append(described) }
                 } catch {
                     removal.problems.append("\(described): \(error.message)")
                 }
@@ -231,7 +233,9 @@ extension ReminderService {
             let names = (try? FileIO.names(in: state.paths.stateDirectory)) ?? []
             for name in names where name == StateFiles.schedulerFile || name == StateFiles.sessionFile
                 || (name.hasPrefix(StateFiles.schedulerFile + "-") && ShortHash.isHash(name.dropFirst(StateFiles.schedulerFile.count + 1))) {
-                _ = try? state.remove(name)
+                // Only the user's own regular files (what notif writes), never a link or another's file.
+                let status = (try? FileStatus.of(state.paths.stateFile(name), followLinks: false)) ?? nil
+                if status?.kind == .file && status?.owner == geteuid() { _ = try? state.remove(name) }
             }
             removeIfEmpty(Posix.join(state.paths.stateDirectory, "embedded"))
         }

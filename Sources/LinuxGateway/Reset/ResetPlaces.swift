@@ -9,9 +9,13 @@ import Storage
 /// command carries through `/usr/bin/env`, the same in an autostart entry's `Exec=`). Entries
 /// of a configuration named nowhere (built-in ones of a notif from before the list, under an
 /// `XDG_STATE_HOME` no entry carries) cannot be found: the output lists where it looked.
+/// A place whose directories fail the trust rule (`TrustedPath`: another user could have put
+/// files there) is skipped and named: nothing there is read or removed.
 struct ResetPlaces {
     /// The home scheduled jobs get (the password database's), which entries' paths default to.
     let jobHome: String
+    /// Why a directory fails the trust rule, or nil.
+    let trust: @Sendable (String) -> String?
     private(set) var all: [NotifPaths] = []
     /// Settings files by configuration tag, to name entries by the settings they belong to.
     private(set) var settingsByTag: [String: String] = [:]
@@ -19,8 +23,9 @@ struct ResetPlaces {
     /// The current and the default configurations: a plain retry looks there again by itself.
     private var fixed: [NotifPaths] = []
 
-    init(current: NotifPaths, jobHome: String) {
+    init(current: NotifPaths, jobHome: String, trust: @escaping @Sendable (String) -> String?) {
         self.jobHome = jobHome
+        self.trust = trust
         add(current)
         add(assignments: [:])
         if current.home != jobHome { add(assignments: ["HOME": current.home]) }
@@ -81,9 +86,26 @@ struct ResetPlaces {
             .filter { $0.1 != $0.2 }.map { "\($0.0)=\($0.1)" }
     }
 
-    var homes: [String] { unique(all.map(\.home)) }
-    var configHomes: [String] { unique(all.map(\.configHome)) }
-    var stateHomes: [String] { unique(all.map(\.stateHome)) }
+    /// The homes (their systemd unit and stamp directories), configuration and state directories
+    /// to look in: those that pass the trust rule.
+    var homes: [String] { unique(all.map(\.home)).filter { problem(home: $0) == nil } }
+    var configHomes: [String] { unique(all.map(\.configHome)).filter { problem(configHome: $0) == nil } }
+    var stateHomes: [String] { unique(all.map(\.stateHome)).filter { problem(stateHome: $0) == nil } }
+
+    /// What was skipped and why, for each kind of place (`PLACE: WHY`).
+    var skippedHomes: [String] { skipped(all.map(\.home), problem(home:)) }
+    var skippedConfigHomes: [String] { skipped(all.map(\.configHome), problem(configHome:)) }
+    var skippedStateHomes: [String] { skipped(all.map(\.stateHome), problem(stateHome:)) }
+
+    private func problem(home: String) -> String? {
+        [Posix.join(home, ".config/systemd/user"), Posix.join(home, ".local/share/systemd/timers")].lazy.compactMap(trust).first
+    }
+    private func problem(configHome: String) -> String? { trust(Posix.join(configHome, "autostart")) }
+    private func problem(stateHome: String) -> String? { trust(Posix.join(stateHome, "notif")) }
+
+    private func skipped(_ places: [String], _ problem: (String) -> String?) -> [String] {
+        unique(places).compactMap { place in problem(place).map { "skipped \(place), since \($0): notif reads and removes nothing where another user can change it" } }
+    }
 
     /// `tips-and-updates for /home/u/.config/notif/settings.json`; an untagged entry is an earlier notif's.
     func describe(_ id: String, tag: String?) -> String {

@@ -53,15 +53,15 @@ public enum SchedulerDetection {
                 // Without `crontab` notif can neither read nor remove its lines, and the cron
                 // daemon still runs them: moving would leave a second entry notif cannot see.
                 return SchedulerChoice(kind: holder, forced: false, preference: saved,
-                                       why: "cron holds the reminder and its daemon still runs it, but notif cannot use crontab (\(problem))",
-                                       warnings: ["the reminder stays with cron, where it may still fire: notif cannot use crontab (\(problem)), so it can neither check nor change its entry; make crontab usable and run `notif apply`, or choose another scheduler with `notif set scheduler`"])
+                                       why: "cron holds the reminder and its daemon still runs it, but notif cannot use crontab: \(problem)",
+                                       warnings: ["the reminder stays with cron, where it may still fire, but notif cannot use crontab to check or change its entry: \(problem); make crontab usable and run `notif apply`, or choose another scheduler with `notif set scheduler`"])
             }
             if usability.canHold {
                 let why = named.map { "\(holder.rawValue) holds the reminder (put there with \(placement.override ?? "--scheduler"); `notif set scheduler \($0.rawValue)` moves it)" }
                     ?? "\(holder.rawValue) holds the reminder and can still hold it"
                 return SchedulerChoice(kind: holder, forced: false, preference: saved, why: why, warnings: warnings(for: holder, probe: probe))
             }
-            lost = "\(holder.rawValue) can no longer hold it (\(usability.reason)); "
+            lost = "\(holder.rawValue) can no longer hold it: \(usability.reason); "
         }
         if let named {
             return SchedulerChoice(kind: named, forced: false, preference: saved, why: lost + "you chose \(named.rawValue)",
@@ -93,7 +93,7 @@ public enum SchedulerDetection {
         }
         if available.contains(.embedded) {
             let why = probe.cronDaemonRunning
-                ? "no systemd user manager runs and cron cannot be used (\(probe.crontabProblem ?? "crontab refused"))"
+                ? "no systemd user manager runs and cron cannot be used: \(probe.crontabProblem ?? "crontab refused")"
                 : "neither a systemd user manager nor the cron daemon runs"
             return SchedulerChoice(kind: .embedded, forced: false, why: why,
                                    warnings: warnings(for: .embedded, probe: probe))
@@ -106,7 +106,7 @@ public enum SchedulerDetection {
         }
         return SchedulerChoice(kind: nil, forced: false, why: why.joined(separator: ", "), warnings: [
             "no scheduler available: " + why.joined(separator: ", ")
-                + " (start cron, or choose one with `notif set scheduler cron`)",
+                + "; start cron, or choose one with `notif set scheduler cron`",
         ])
     }
 

@@ -57,7 +57,7 @@ public struct SchedulerUsability: Equatable, Sendable {
                 return SchedulerUsability(kind: kind, state: .waiting, reason: "`notif daemon` is not running; it starts at your next desktop login")
             }
             return SchedulerUsability(kind: kind, state: .unusable,
-                                      reason: "fires only while `notif daemon` runs, and it is not running (`notif daemon --install-autostart` starts it at login)")
+                                      reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login")
         }
     }
 

@@ -36,7 +36,7 @@ public struct NotifContext: Sendable {
     public var accountHome: @Sendable () -> String? = { nil }
     /// The absolute path of notif's own program, which scheduled entries run: where
     /// /proc/self/exe says this process was started from (without the kernel's " (deleted)").
-    /// nil when it cannot be told; never a guess. Entries check it with `isExecutable` first.
+    /// nil when it cannot be told; never a guess. Entries check it with `isExecutable` and `trust` first.
     public var executable: String? {
         get { executableSource.value }
         set { executableSource = Lazy(newValue) }
@@ -45,6 +45,9 @@ public struct NotifContext: Sendable {
     /// Whether a path names a file this process may run (`FileIO.isExecutable`; tests may stand in
     /// for an installed notif).
     public var isExecutable: @Sendable (String) -> Bool = { FileIO.isExecutable($0) }
+    /// Why another run could not find a path as this one leaves it (`TrustedPath.problem`), or nil:
+    /// what entries name must pass (tests stand in for directories under /tmp).
+    public var trust: @Sendable (String) -> String? = { TrustedPath.problem($0) }
     /// The toggles and reminders notif knows (`NotifCatalog.standard`; tests pass a longer one).
     public var catalog: NotifCatalog = .standard
 

@@ -38,7 +38,9 @@ extension ReminderService {
         }
         // On the list before any entry is written, so a reset run with other variables finds them;
         // the list stays locked until they are, so a reset running now cannot drop the record.
-        let listing = LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : listConfiguration()
+        // (Not when no entry can be written: no program, or one or places that fail the trust rule.)
+        let writable = (try? program()) != nil
+        let listing = !writable || LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : listConfiguration()
         defer { listing?.held?.release() }
         let unlisted = listing?.warning
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)

@@ -15,6 +15,7 @@ extension ReminderService {
     /// The path of notif's own program for an entry to run, checked now: it must exist and be
     /// executable. A binary removed while notif runs (or replaced by something else) would give
     /// an entry that never runs while the page shows the next reminder; installing fails instead.
+    /// It and the places the entry's run reads must pass the trust rule (`untrusted(program:)`).
     public func program() throws(GatewayError) -> String {
         guard let path = context.executable else {
             throw GatewayError("notif cannot tell where its own program is (/proc/self/exe cannot be read), so nothing was scheduled; run notif by its full path")
@@ -22,6 +23,7 @@ extension ReminderService {
         guard context.isExecutable(path) else {
             throw GatewayError("notif's own program \(path) was removed or replaced; run the installed notif again (`notif apply`) so the entry names a program that exists; nothing was scheduled")
         }
+        if let problem = untrusted(program: path) { throw GatewayError("nothing was scheduled: " + problem) }
         return path
     }
 

@@ -133,7 +133,7 @@ extension ReminderService {
             }
         }
         if let kind = choice.kind, let recorded = placed?.holder, recorded != kind {
-            warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue) (\(choice.why))")
+            warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue): \(choice.why)")
         }
         let facts = SchedulerFacts(scheduler: read, entries: entries,
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },

@@ -1,3 +1,4 @@
+import Glibc
 import SharedLogic
 import Storage
 
@@ -175,22 +176,25 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         return line.map { CommandWords.systemd(execStart: String($0.dropFirst("ExecStart=".count))) }
     }
 
-    /// Removes `BASE`'s units whatever configuration they belong to (see `removeUnits`).
-    public func removeUnits(named base: String) throws(GatewayError) {
+    /// Removes `BASE`'s units whatever configuration they belong to (see `removeUnits`); whether
+    /// there was anything of notif's to remove.
+    public func removeUnits(named base: String) throws(GatewayError) -> Bool {
         try removeUnits(base)
     }
 
-    /// Stops, disables and removes `BASE.timer` and `BASE.service` when notif wrote them, and the timer's stamp.
-    private func removeUnits(_ base: String) throws(GatewayError) {
+    /// Stops, disables and removes `BASE.timer` and `BASE.service` when notif wrote them, and the
+    /// timer's stamp. Returns whether any of them was there.
+    @discardableResult
+    private func removeUnits(_ base: String) throws(GatewayError) -> Bool {
         let timerName = base + ".timer", serviceName = base + ".service"
         let timer = path(timerName), service = path(serviceName), link = wantsLink(timerName), stamp = stampPath(timerName)
         let timerOurs = (try ownFile(timer)) != nil
         let serviceOurs = (try ownFile(service)) != nil
         // A timer of that name that notif did not write is the user's: leave it, its link and its stamp.
         let timerForeign = !timerOurs && exists(timer)
-        let linked = !timerForeign && isEnabled(timerName)
+        let linked = !timerForeign && linksToUnit(link, timerName)
         let stamped = !timerForeign && exists(stamp)
-        guard timerOurs || serviceOurs || linked || stamped else { return }
+        guard timerOurs || serviceOurs || linked || stamped else { return false }
         let manager = managerRunning()
         if manager && (timerOurs || serviceOurs) {
             try systemctl(["stop", timerName, serviceName], offline: false,
@@ -202,7 +206,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             do {
                 try systemctl(["disable", timerName], offline: true, stillTrue: "; nothing was removed")
             } catch where error.schedulerMissing {
-                try remove(link)
+                if linked { try remove(link) }
             }
         }
         if linked { try remove(link) }
@@ -213,6 +217,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             try systemctl(["daemon-reload"], offline: false,
                           stillTrue: "; the timer files are removed, so it no longer runs after the next login")
         }
+        return true
     }
 
     // MARK: systemctl
@@ -248,12 +253,20 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     /// Enabled: the `timers.target.wants` link exists (whatever it points to).
     func isEnabled(_ timerName: String) -> Bool { (try? FileStatus.of(wantsLink(timerName), followLinks: false)) != nil }
 
+    /// Whether `link` is a symlink to a unit named `timerName` (what `systemctl enable` makes): only
+    /// such a link is removed, never a file of that name.
+    func linksToUnit(_ link: String, _ timerName: String) -> Bool {
+        FileIO.symlinkTarget(link).map { Posix.baseName(of: $0) == timerName } ?? false
+    }
+
     private func exists(_ path: String) -> Bool { (try? FileStatus.of(path, followLinks: false)) != nil }
 
-    /// The text of a unit file notif wrote, nil when missing or not notif's.
+    /// The text of a unit file notif wrote, nil when missing or not notif's. A file that is not the
+    /// user's own is not read: another user (or a run as root) wrote it, so it is not notif's.
     private func ownFile(_ path: String) throws(GatewayError) -> String? {
         let bytes: [UInt8]?
         do {
+            guard try FileStatus.of(path)?.owner == geteuid() else { return nil }
             bytes = try FileIO.read(path, limit: 1 << 16)
         } catch {
             throw GatewayError(error.description)

@@ -5,8 +5,10 @@ import SharedLogic
 /// the `ConfigurationID`'s). Catch-up is right both at the reminder's time and when
 /// `Persistent=true` fires a run missed while the machine was off: it shows the reminder only
 /// once today's time has passed and only if today's was not shown, so a boot on a later day
-/// before 09:00 shows nothing and the reminder still comes at 09:00. The service runs only while
-/// notif's program is there (`ConditionFileIsExecutable=`).
+/// before 09:00 shows nothing and the reminder still comes at 09:00. A clock that jumps over the
+/// reminder's time wakes it too: `OnClockChange=` (the clock set) and `OnTimezoneChange=` (the
+/// system zone changed) start the service at once, and `notif deliver` decides. The service runs
+/// only while notif's program is there (`ConditionFileIsExecutable=`).
 public enum SystemdUnits {
     /// First line of every unit file notif owns; files without it are never touched.
     public static let marker = "# Managed by notif: `notif apply` rewrites this file and removes it when the reminder is off."
@@ -34,13 +36,19 @@ public enum SystemdUnits {
     /// by name, that time in that zone (`*-*-* 09:00:00 Asia/Kolkata`). With any other `TZ` (a
     /// POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, or a file outside the zone database), each time
     /// in the system zone that is the reminder's time in the user's zone (`SchedulerTimes`).
+    ///
+    /// systemd skips a calendar time a daylight-saving gap leaves out that day (09:00 in a zone
+    /// whose clock jumps from 08:30 to 09:30): the zone's rules give the first moment after such a
+    /// gap (`SchedulerTimes`), which gets a calendar of its own (`*-*-* 09:30:00`). It fires on the
+    /// other days too, after the reminder; no zone of today's database has such a gap.
     public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
                                  zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
-        let time = entry.reminder.time
-        let weekday: Weekday? = if case .weekly(let day) = entry.reminder.recurrence { day } else { nil }
-        let own = calendar(SchedulerTimes.Slot(time: time, weekday: weekday))
-        guard let variable = entry.zoneVariable else { return [own] }
-        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) { return [own + " " + name] }
+        guard let variable = entry.zoneVariable else {
+            return SchedulerTimes.slots(of: entry.reminder, in: systemZone, seenFrom: systemZone, from: now).map(calendar)
+        }
+        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) {
+            return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: entry.zone, from: now).map { calendar($0) + " " + name }
+        }
         return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
     }
 
@@ -62,6 +70,8 @@ public enum SystemdUnits {
 
             [Timer]
             \(calendars.map { "OnCalendar=" + $0 }.joined(separator: "\n"))
+            OnClockChange=true
+            OnTimezoneChange=true
             Persistent=true
             AccuracySec=1s
             Unit=\(serviceName(reminder.id, tag: owner.tag))

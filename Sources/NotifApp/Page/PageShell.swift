@@ -22,7 +22,8 @@ struct PageShell {
         switch CursesTerminal.start(environment: service.context.lookup, purpose: mode == .onboardingOnly ? "onboarding" : "the settings page") {
         case .success(let started): terminal = started
         case .failure(let problem):
-            output.error(problem.message + "; use `notif status` and `notif set` instead")
+            output.error(problem.message + (problem.fallback.map { "; try again with TERM=\($0), or use" } ?? "; use")
+                         + " `notif status` and `notif set` instead")
             return .usage
         }
         var loaded = LoadedPreferences(preferences: NotificationPreferences(catalog: service.context.catalog))

@@ -48,27 +48,36 @@ public enum TextWidth {
         return !TerminalText.needsEscape(scalar) && columns.columns(scalar) >= 0
     }
 
-    /// `text` cut to at most `width` columns, ending in `…` (or `.` without Unicode) when cut.
+    /// `text` cut to at most `width` columns, ending in `…` (or `...` without Unicode) when cut.
     /// `atWord`: cut at the last space that keeps at least half the width, so no word is split.
     public static func truncate(_ text: String, to width: Int, unicode: Bool = true, atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
+        let ellipsis = unicode ? "…" : "..."
+        guard width > ellipsis.count else { return String(ellipsis.prefix(width)) }
         var result = ""
         var used = 0
         var lastSpace: (index: String.Index, used: Int)?
-        let ellipsis: Character = unicode ? "…" : "."
         for character in text {
             let w = of(character)
-            if used + w > width - 1 { break }
+            if used + w > width - ellipsis.count { break }
             if character == " " { lastSpace = (result.endIndex, used) }
             result.append(character)
             used += w
         }
-        if atWord, let space = lastSpace, space.used >= width / 2 {
+        // Room for the `)` a cut inside parentheses ends with.
+        if used + of(cutMark(after: result, unicode: unicode)) > width, let last = result.popLast() { used -= of(last) }
+        if atWord, let space = lastSpace, space.index < result.endIndex, space.used >= width / 2 {
             result = String(result[..<space.index]) + " "
         }
-        result.append(ellipsis)
-        return result
+        return result + cutMark(after: result, unicode: unicode)
+    }
+
+    /// What ends a cut: `…` (`...` without Unicode), and `)` when the cut falls inside
+    /// parentheses, so none is left open.
+    static func cutMark(after kept: String, unicode: Bool) -> String {
+        let open = kept.reduce(0) { $0 + ($1 == "(" ? 1 : $1 == ")" ? -1 : 0) }
+        return (unicode ? "…" : "...") + (open > 0 ? ")" : "")
     }
 
     /// Splits `text` into lines of at most `width` columns at spaces (a word longer than a line
@@ -97,10 +106,14 @@ public enum TextWidth {
         guard maxRows > 0 else { return [] }
         guard lines.count > maxRows else { return lines }
         lines = Array(lines.prefix(maxRows))
-        let ellipsis = unicode ? "…" : "..."
+        let before = lines.dropLast().joined(separator: " ")
         var words = lines[maxRows - 1].split(separator: " ").map(String.init)
-        while !words.isEmpty && of(words.joined(separator: " ") + " " + ellipsis) > width { words.removeLast() }
-        lines[maxRows - 1] = words.isEmpty ? truncate(lines[maxRows - 1], to: width, unicode: unicode) : words.joined(separator: " ") + " " + ellipsis
+        func ended(_ words: [String]) -> String {
+            let kept = words.joined(separator: " ")
+            return kept + " " + cutMark(after: before + " " + kept, unicode: unicode)
+        }
+        while !words.isEmpty && of(ended(words)) > width { words.removeLast() }
+        lines[maxRows - 1] = words.isEmpty ? truncate(lines[maxRows - 1], to: width, unicode: unicode) : ended(words)
         return lines
     }
 }

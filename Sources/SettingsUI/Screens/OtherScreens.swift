@@ -25,6 +25,9 @@ enum OnboardingScreen {
     static func draw(_ state: AppState, on canvas: inout Canvas) {
         guard case .onboarding(let step) = state.screen else { return }
         Chrome.title("Welcome to notif", right: "setup", state: state, on: &canvas)
+        // The permission prompt stands alone: the page's text and buttons behind it would
+        // be a second question, and its outcome is said once the prompt is answered.
+        guard state.dialog == nil else { return }
         let width = min(canvas.width - 4, 70)
         let left = 2
         var row = 3

@@ -20,10 +20,13 @@ public enum PageScreen {
         Chrome.rule(row: line, state: state, on: &canvas)
         line += 1
         let next = NextReminderText.line(p, state.status, unicode: state.unicode, catalog: state.catalog)
+        // The most important line: wrapped under itself rather than cut, in up to three rows
+        // that leave room for the Scheduler line and a problem to show.
+        let bottom = canvas.height - 2
+        let problems = [state.saveProblem, state.error].compactMap { $0 }
         canvas.put(" Next reminder: ", row: line, column: 0, role: .normal)
-        canvas.put(TextWidth.truncate(next.text, to: canvas.width - 17, unicode: state.unicode), row: line, column: 16,
-                   role: next.isDim ? .dim : .on)
-        line += 1
+        line = Chrome.paragraph(next.text, row: line, left: 16, width: canvas.width - 17, role: next.isDim ? .dim : .on,
+                                maxRows: max(1, min(3, bottom - line - (problems.isEmpty ? 0 : 1))), state: state, on: &canvas)
         let permission = "   Permission: \(p.permission.word)"
         let source = p.mode == .account
             ? "Server: \(p.accountServer ?? "not set")"
@@ -34,12 +37,11 @@ public enum PageScreen {
             canvas.hotspots.append(Hotspot(row: line, columns: 0..<min(canvas.width, 1 + TextWidth.of(source)), target: .schedulerLine))
         }
         line += 1
-        let bottom = canvas.height - 2
         for warning in statusLines(state) where line < bottom {
             line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line,
                                     state: state, on: &canvas)
         }
-        for problem in [state.saveProblem, state.error].compactMap({ $0 }) where line <= bottom {
+        for problem in problems where line <= bottom {
             line = Chrome.paragraph(problem + " (r retries)", row: line, left: 1, width: canvas.width - 2, role: .error,
                                     maxRows: bottom - line + 1, state: state, on: &canvas)
         }

@@ -58,7 +58,15 @@ enum SchedulerChooser {
         let width = min(canvas.width - 4, 64)
         let inner = width - 4
         let overridden = state.status.overriddenBy.flatMap { by in state.status.scheduler.map { ($0.rawValue, by) } }
-        let reasonRows = overridden == nil ? 3 : 5
+        // Why the highlighted choice can or cannot be used; first, with --scheduler, that this
+        // run's scheduler was not chosen here. Room for the longest of them, so moving the
+        // highlight never cuts one (nor resizes the box); cut only where the window is too short.
+        func reason(_ choice: SchedulerPreference) -> String {
+            let why = option(choice, in: state.status)?.reason ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
+            return overridden.map { "This run uses \($0.0): \($0.1) chose it for this run only; nothing is saved. " + why } ?? why
+        }
+        let longest = choices.map { TextWidth.wrap(reason($0), width: inner, unicode: state.unicode).count }.max() ?? 0
+        let reasonRows = min(max(3, longest), canvas.height - choices.count - 7)
         let height = choices.count + reasonRows + 5
         let top = max(1, (canvas.height - height) / 2)
         let left = (canvas.width - width) / 2
@@ -74,14 +82,8 @@ enum SchedulerChooser {
             canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .scheduler(choice)))
             if isSelected { canvas.cursor = (row, left + 2) }
         }
-        // The highlighted choice in full: why it can or cannot be used; first, with --scheduler,
-        // that this run's scheduler was not chosen here.
-        var reason = option(selected, in: state.status)?.reason ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
-        if let (used, by) = overridden {
-            reason = "This run uses \(used): \(by) chose it for this run only; nothing is saved. " + reason
-        }
-        Chrome.paragraph(reason, row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
-                         maxRows: reasonRows, on: &canvas)
+        Chrome.paragraph(reason(selected), row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
+                         maxRows: reasonRows, state: state, on: &canvas)
         canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
         Chrome.keyBar(state, context: .list, on: &canvas)
     }

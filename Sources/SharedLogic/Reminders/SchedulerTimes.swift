@@ -10,20 +10,34 @@ public enum SchedulerTimes {
 
     /// The distinct times in `schedulerZone` at which `time` in `userZone` happens from `start`
     /// to the horizon, in ascending order. Between two switches of either zone the distance
-    /// between the zones is constant, so the first firing after each switch stands for all of
-    /// its stretch.
+    /// between the zones is constant, so the firings right after each switch stand for all of
+    /// its stretch: the first, and the one after it, since the first may be the switch day's,
+    /// which a gap can move (a zone whose daylight time begins at 09:00 has its 09:00 skipped
+    /// that day and fires at the gap's end, 10:00 daylight time, which is 09:00 standard time;
+    /// the next day's 09:00 is the daylight half's). Where a gap skips the time, the firing is
+    /// the gap's end, the first moment after the jump: it is a time of its own.
     public static func times(of time: DailyTime, in userZone: ZoneRules, seenFrom schedulerZone: ZoneRules,
                              from start: Instant, horizonDays: Int64 = horizonDays) -> [DailyTime] {
+        Array(Set(firings(after: start, horizonDays: horizonDays, zones: [userZone, schedulerZone]) { point in
+            ReminderClock.nextFire(of: time, after: point, in: userZone)
+        }.map { instant in
+            let local = schedulerZone.localDateTime(of: instant)
+            return DailyTime(hour: local.hour, minute: local.minute)
+        })).sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
+    }
+
+    /// The firings that stand for every stretch between two switches of `zones` from `start` to
+    /// the horizon: for the start and each switch, the next firing (`next`, strictly after the
+    /// instant it is given) and the one after that.
+    static func firings(after start: Instant, horizonDays: Int64, zones: [ZoneRules], next: (Instant) -> Instant) -> [Instant] {
         let end = start.seconds + horizonDays * 86_400
-        let switches = userZone.switches(after: start.seconds, through: end) + schedulerZone.switches(after: start.seconds, through: end)
-        var result = Set<DailyTime>()
+        let switches = zones.flatMap { $0.switches(after: start.seconds, through: end) }
+        var result: [Instant] = []
         for point in [start.seconds] + switches {
-            let fire = ReminderClock.nextFire(of: time, after: Instant(seconds: point - 1), in: userZone)
-            guard fire.seconds <= end else { continue }
-            let local = schedulerZone.localDateTime(of: fire)
-            result.insert(DailyTime(hour: local.hour, minute: local.minute))
+            let first = next(Instant(seconds: point - 1))
+            for fire in [first, next(first)] where fire.seconds <= end { result.append(fire) }
         }
-        return result.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
+        return result
     }
 
     /// A wall-clock time in the scheduler's zone, and for a weekly reminder the day there.
@@ -45,15 +59,13 @@ public enum SchedulerTimes {
         guard case .weekly = reminder.recurrence else {
             return times(of: reminder.time, in: userZone, seenFrom: schedulerZone, from: start, horizonDays: horizonDays).map { Slot(time: $0) }
         }
-        let end = start.seconds + horizonDays * 86_400
-        let switches = userZone.switches(after: start.seconds, through: end) + schedulerZone.switches(after: start.seconds, through: end)
-        var result = Set<Slot>()
-        for point in [start.seconds] + switches {
-            let fire = ReminderClock.nextFire(of: reminder, after: Instant(seconds: point - 1), in: userZone)
-            guard fire.seconds <= end else { continue }
-            let local = schedulerZone.localDateTime(of: fire)
-            result.insert(Slot(time: DailyTime(hour: local.hour, minute: local.minute), weekday: Weekday(of: local.date)))
+        let fires = firings(after: start, horizonDays: horizonDays, zones: [userZone, schedulerZone]) { point in
+            ReminderClock.nextFire(of: reminder, after: point, in: userZone)
         }
+        let result = Set(fires.map { instant in
+            let local = schedulerZone.localDateTime(of: instant)
+            return Slot(time: DailyTime(hour: local.hour, minute: local.minute), weekday: Weekday(of: local.date))
+        })
         return result.sorted { ($0.weekday?.rawValue ?? 0, $0.time.hour, $0.time.minute) < ($1.weekday?.rawValue ?? 0, $1.time.hour, $1.time.minute) }
     }
 

@@ -234,6 +234,7 @@ struct RawChild {
             f="$HOME/fake-crontab"
             case "$1" in
               -l) [ -f "$f" ] && exec cat "$f"; echo "no crontab for fuzz" >&2; exit 1 ;;
+              -e) [ -f "$f" ] && exec cat "$f"; echo "no crontab for fuzz - using an empty one" >&2 ;;
               -) cat > "$f" ;;
               -r) rm -f "$f" ;;
               *) exit 1 ;;

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import LinuxGateway
 
 /// A headless X display (Xvfb) any user may connect to, for dunst.
 final class VirtualDisplay {
@@ -142,7 +143,7 @@ func dunstHistory(by user: TestUser, _ environment: [String: String]) throws -> 
 /// as `zone`) with its own /run, held open by a sleeping process. A real cron daemon started in it
 /// (`startCron`) never meets another cron's pid file and runs jobs in `zone`; notif computes
 /// cron lines from the system zone, so commands that write them run in it too (`run(as:)`).
-/// Real clocks: the static release binary ignores libfaketime.
+/// Real clocks, as users run the release binary.
 ///
 /// The namespace has its own crontab spool too (read it with `crontab(of:)`): every cron daemon
 /// runs every crontab of its spool, so with the shared one another test's cron (a faketime one
@@ -150,19 +151,30 @@ func dunstHistory(by user: TestUser, _ environment: [String: String]) throws -> 
 /// theirs at Kolkata's times. cron notices a new crontab by the spool's modification time in
 /// whole seconds, so the fresh spool starts out dated 1970 (a crontab written in the second it
 /// was made would go unseen).
+///
+/// `swappable`: /etc is an overlay there instead, and /etc/localtime a link to the zone's file,
+/// which `swapZone(to:)` replaces by rename as `timedatectl set-timezone` does (so cron, a
+/// systemd manager and `notif daemon` see the change as on a real machine); cron then runs
+/// without `TZ`, following /etc/localtime.
 final class ZonedSystem {
-    let zone: String
+    private(set) var zone: String
+    let swappable: Bool
     private let holder: Process
     private var crons: [Process] = []
 
     private let spool = "/var/spool/cron/crontabs"
 
-    init(zone: String) throws {
+    init(zone: String, swappable: Bool = false) throws {
         self.zone = zone
+        self.swappable = swappable
         holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        let localtime = swappable
+            ? "mkdir -p /run/notif-etc/u /run/notif-etc/w && mount -t overlay overlay -o lowerdir=/etc,upperdir=/run/notif-etc/u,workdir=/run/notif-etc/w /etc && "
+                + "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime && "
+            : "mount --bind /usr/share/zoneinfo/\(zone) /etc/localtime && "
         holder.arguments = ["--mount", "--propagation", "private", "sh", "-c",
-                            "mount -t tmpfs tmpfs /run && mount --bind /usr/share/zoneinfo/\(zone) /etc/localtime && "
+                            "mount -t tmpfs tmpfs /run && " + localtime
                                 + "mount -t tmpfs tmpfs \(spool) && chown root:crontab \(spool) && chmod 1730 \(spool) && touch -d @0 \(spool) && "
                                 + "exec sleep 3600"]
         holder.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
@@ -175,7 +187,31 @@ final class ZonedSystem {
         }
     }
 
-    private var enter: [String] { ["/usr/bin/nsenter", "-t", String(holder.processIdentifier), "-m", "--"] }
+    /// The words that run a program inside the namespace.
+    var enter: [String] { ["/usr/bin/nsenter", "-t", String(holder.processIdentifier), "-m", "--"] }
+
+    /// Points /etc/localtime at `zone`'s file, by a link renamed over it (`swappable` only).
+    func swapZone(to zone: String) throws {
+        precondition(swappable, "the namespace's /etc/localtime is a bind mount")
+        let result = try EndToEndTests.run(enter + ["sh", "-c", "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"],
+                                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard result.status == 0 else { throw E2EFailure("swapping the zone to \(zone): \(result)") }
+        self.zone = zone
+    }
+
+    /// `argv` as `user` inside the namespace (exactly `user.environment(extra)`), for a background process.
+    func argv(as user: TestUser, _ argv: [String], _ extra: [String: String] = [:]) -> [String] {
+        let env = user.environment(extra)
+        return enter + ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + argv
+    }
+
+    /// `user`'s crontab exactly as the namespace's cron holds it (without crontab's 3-line header).
+    func crontabBytes(of user: TestUser) throws -> [UInt8] {
+        let result = try SpawnProcessRunner().run(enter + ["sh", "-c", "test -e \(spool)/\(user.name) || exit 0; tail -n +4 \(spool)/\(user.name)"],
+                                                  timeout: 30)
+        guard result.succeeded else { throw E2EFailure("reading the spool in the \(zone) namespace: \(result.failureSummary)") }
+        return result.stdout
+    }
 
     /// Starts `cron -f` in the namespace, with `TZ` set to the zone as well. With `bootJobs` it
     /// behaves as at system startup and runs every `@reboot` job; otherwise the marker cron
@@ -184,7 +220,7 @@ final class ZonedSystem {
         let cron = Process()
         cron.executableURL = URL(fileURLWithPath: enter[0])
         cron.arguments = Array(enter.dropFirst()) + ["sh", "-c", (bootJobs ? "" : "touch /run/crond.reboot && ") + "exec /usr/sbin/cron -f -L 15"]
-        cron.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TZ": zone]
+        cron.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"].merging(swappable ? [:] : ["TZ": zone]) { a, _ in a }
         cron.standardOutput = FileHandle.nullDevice
         cron.standardError = FileHandle.nullDevice
         try cron.run()
@@ -199,10 +235,7 @@ final class ZonedSystem {
 
     /// Runs `argv` as `user` (exactly `user.environment(extra)`) inside the namespace.
     func run(as user: TestUser, _ argv: [String], _ extra: [String: String] = [:]) throws -> RunResult {
-        let env = user.environment(extra)
-        return try EndToEndTests.run(enter + ["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i"]
-                                        + env.keys.sorted().map { "\($0)=\(env[$0]!)" } + argv,
-                                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        try EndToEndTests.run(self.argv(as: user, argv, extra), environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
     }
 
     /// `user`'s crontab in the namespace's spool ("" when there is none).

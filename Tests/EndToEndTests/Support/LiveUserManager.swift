@@ -7,6 +7,9 @@ import TestSupport
 /// it), in a cgroup of its own the user may write, with the runtime directory /run/user/UID,
 /// where dbus-user-session's socket unit serves the session bus (`bus`) as on a desktop.
 /// With a display, D-Bus activation starts dunst through the manager, as a desktop would.
+/// `swappable`: the manager runs without `TZ`, in the system zone of its namespace, where /etc is
+/// an overlay and /etc/localtime a link to `zone`'s file that `swapZone(to:)` replaces by rename,
+/// as `timedatectl set-timezone` does.
 ///
 /// Commands run as the user inside the manager's namespace (`nsenter -t PID -m runuser -u USER`),
 /// exactly as a process of the desktop session would. Released, it stops the manager, kills
@@ -14,17 +17,20 @@ import TestSupport
 /// failed test.
 final class LiveUserManager {
     let user: TestUser
-    /// The manager's time zone (`TZ`), also given to the commands it runs by default.
-    let zone: String
+    /// The manager's time zone (`TZ`), also given to the commands it runs by default; with
+    /// `swappable`, the system zone of its namespace instead.
+    private(set) var zone: String
+    let swappable: Bool
     let display: String?
     private let gid: String
     private let cgroup = "notif-live-" + UUID().uuidString.prefix(8).lowercased()
     private let log: String
     private var process: BackgroundProcess?
 
-    init(user: TestUser, zone: String, display: VirtualDisplay? = nil) throws {
+    init(user: TestUser, zone: String, display: VirtualDisplay? = nil, swappable: Bool = false) throws {
         self.user = user
         self.zone = zone
+        self.swappable = swappable
         self.display = display?.display
         gid = try EndToEndTests.run(["id", "-g", user.name], environment: ["PATH": "/usr/bin:/bin"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -64,13 +70,18 @@ final class LiveUserManager {
             guard result.status == 0 else { throw E2EFailure("\(step.joined(separator: " ")): \(result)") }
         }
         var managerEnv = ["HOME": user.home, "USER": user.name, "LOGNAME": user.name, "XDG_RUNTIME_DIR": runtimeDirectory,
-                          "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": zone]
-        if let display { managerEnv["DISPLAY"] = display }
+                          "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
+        if !swappable { managerEnv["TZ"] = zone }
+        if let display {
+            managerEnv["DISPLAY"] = display
+            try activateDunst()
+        }
         let assignments = managerEnv.keys.sorted().map { shellQuote("\($0)=\(managerEnv[$0]!)") }.joined(separator: " ")
         let cgroups = Self.hierarchies.map { shellQuote($0 + "/" + cgroup) }.joined(separator: " ")
         let script = """
             set -e
             mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system
+            \(swappable ? "mkdir -p /run/systemd/etc/u /run/systemd/etc/w && mount -t overlay overlay -o lowerdir=/etc,upperdir=/run/systemd/etc/u,workdir=/run/systemd/etc/w /etc && ln -sfn \(shellQuote("/usr/share/zoneinfo/" + zone)) /etc/localtime" : "")
             for cg in \(cgroups); do mkdir -p "$cg"; chown -R \(user.uid):\(gid) "$cg"; echo $$ > "$cg/cgroup.procs"; done
             exec setpriv --reuid=\(user.uid) --regid=\(gid) --init-groups env -i \(assignments) /lib/systemd/systemd --user
             """
@@ -92,6 +103,27 @@ final class LiveUserManager {
         guard words == "running" || words == "degraded" else {
             throw E2EFailure("systemd --user for \(user.name) did not finish starting: \(state)\n\(output)")
         }
+    }
+
+    /// The user's own D-Bus service file for org.freedesktop.Notifications, naming dunst: it
+    /// comes before the system's, where several servers (mako, swaync, xfce4-notifyd…) may each
+    /// ship one, and their systemd units claim the same bus name, so activation through the
+    /// manager could start another server or none. dbus-daemon starts this one itself.
+    private func activateDunst() throws {
+        let directory = user.home + "/.local/share/dbus-1/services"
+        let file = """
+            [D-BUS Service]
+            Name=org.freedesktop.Notifications
+            Exec=/usr/bin/dunst -conf /dev/null
+
+            """
+        for step in [["mkdir", "-p", directory], ["chown", "-R", "\(user.uid):\(gid)", user.home + "/.local"]] {
+            let result = try EndToEndTests.run(step, environment: ["PATH": "/usr/bin:/bin"])
+            guard result.status == 0 else { throw E2EFailure("\(step.joined(separator: " ")): \(result)") }
+        }
+        let path = directory + "/org.freedesktop.Notifications.service"
+        try file.write(toFile: path, atomically: false, encoding: .utf8)
+        guard let owner = uid_t(user.uid), let group = gid_t(gid), chown(path, owner, group) == 0 else { throw E2EFailure("chown \(path)") }
     }
 
     /// Stops the manager as a logout does (SIGTERM: it stops its units, the session bus among
@@ -141,8 +173,9 @@ final class LiveUserManager {
     /// The environment a program of the user's desktop session has: the manager's runtime
     /// directory and session bus, its zone, plus `extra`.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": busAddress, "TZ": zone,
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": busAddress,
                    "PATH": "/usr/local/bin:/usr/bin:/bin"]
+        if !swappable { env["TZ"] = zone }
         if let display { env["DISPLAY"] = display }
         for (k, v) in extra { env[k] = v }
         return env
@@ -155,6 +188,17 @@ final class LiveUserManager {
         let assignments = env.keys.sorted().map { "\($0)=\(env[$0]!)" }
         return try EndToEndTests.run(["nsenter", "-t", "\(pid)", "-m", "runuser", "-u", user.name, "--", "/usr/bin/env", "-i"] + assignments + argv,
                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeout: timeout)
+    }
+
+    /// Points the namespace's /etc/localtime at `zone`'s file, by a link renamed over it (`swappable` only).
+    func swapZone(to zone: String) throws {
+        precondition(swappable, "the manager runs with TZ set")
+        guard let pid else { throw E2EFailure("the user manager of \(user.name) is not running:\n\(output)") }
+        let result = try EndToEndTests.run(["nsenter", "-t", "\(pid)", "-m", "sh", "-c",
+                                            "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"],
+                                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard result.status == 0 else { throw E2EFailure("swapping the zone to \(zone): \(result)") }
+        self.zone = zone
     }
 
     /// `systemctl --user ARGS` as the user, asking this manager.

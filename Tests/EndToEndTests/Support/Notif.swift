@@ -1,5 +1,7 @@
 import Foundation
 import LinuxGateway
+import Storage
+import Synchronization
 
 /// The notif binary `swift build` made, next to this test bundle.
 enum NotifBinary {
@@ -14,7 +16,7 @@ enum NotifBinary {
         fatalError("notif binary not found near \(bundle.path); run `swift build` first")
     }()
 
-    /// The static release binary (`make release`), which `make run` and `make install` ship:
+    /// The release binary (`make release`), which `make run`, `make install` and the package ship:
     /// what the end-to-end tests of real schedulers run. It must not be older than the debug
     /// build next to this test bundle (a stale one would test old code).
     static func release() throws -> String {
@@ -27,8 +29,24 @@ enum NotifBinary {
         guard built >= tested.addingTimeInterval(-5) else {
             throw E2EFailure("\(release) is older than the debug build next to the tests: run `make release` first")
         }
-        return release
+        return TrustedPath.problem(release) == nil ? release : try trustedCopy(of: release)
     }
+
+    /// The release binary copied once, for this test process, to where only root can write: a
+    /// checkout under /tmp (say) is a place notif rightly schedules nothing from.
+    private static func trustedCopy(of release: String) throws -> String {
+        try copyLock.withLock { copied in
+            if let copied { return copied }
+            let dir = Sandbox.base + "/release-" + UUID().uuidString.prefix(8).lowercased()
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            chmod(dir, 0o755)
+            let result = try run(["cp", "-p", release, dir + "/notif"], environment: ["PATH": "/usr/bin:/bin"])
+            guard result.status == 0 else { throw E2EFailure("cp notif: \(result)") }
+            copied = dir + "/notif"
+            return dir + "/notif"
+        }
+    }
+    private static let copyLock = Mutex<String?>(nil)
 
     /// A copy of the release binary, like `publicCopy`.
     static func releaseCopy(in sandbox: Sandbox, directory: String = "rel bin 100%") throws -> String {
@@ -60,12 +78,24 @@ enum NotifBinary {
 }
 
 /// A private directory tree for one test: HOME and XDG dirs for notif, removed afterwards.
+/// Not under /tmp: notif schedules nothing from a place others can write in (README, Security).
 final class Sandbox {
     let path: String
     init() {
-        path = "/tmp/notif-e2e-" + UUID().uuidString.prefix(8).lowercased()
+        path = Self.base + "/" + UUID().uuidString.prefix(8).lowercased()
         try! FileManager.default.createDirectory(atPath: path + "/home", withIntermediateDirectories: true)
+        chmod(path, 0o755)
     }
+
+    /// Where sandboxes go: root's /srv/notif-e2e (throwaway users can reach it; a sandbox's path is
+    /// no longer than one in /tmp was, as crontab lines holding it several times must stay under
+    /// cron's limit), else ~/.cache/notif-e2e. The user's (or root's), writable by nobody else.
+    static let base: String = {
+        let base = getuid() == 0 ? "/srv/notif-e2e" : NSHomeDirectory() + "/.cache/notif-e2e"
+        try! FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        chmod(base, 0o755)
+        return base
+    }()
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     var configDir: String { path + "/home/.config/notif" }

@@ -4,8 +4,8 @@ import Foundation
 /// that its local 09:00 is a chosen moment: soon (a scheduler then fires within a minute, with
 /// real clocks), or a while ago, or later today. glibc, systemd (`TZ=`, `OnCalendar=… ZONE`),
 /// cron and notif's own TZif reader all read it from /usr/share/zoneinfo; it is removed when
-/// released. libfaketime has no effect on the static release binary or on a live systemd
-/// manager's timers: this is how those reach 09:00.
+/// released. libfaketime cannot move a live systemd manager's timers, and real clocks test what
+/// users run: this is how those reach 09:00.
 final class ShiftedZone {
     /// The zone's name, e.g. `NotifTestLive/Z1a2b3c4d`.
     let name: String
@@ -19,10 +19,13 @@ final class ShiftedZone {
 
     /// 09:00 local falls on the first whole minute at least `lead` seconds from now (between
     /// `lead` and `lead` + 60 s away); a negative `lead` puts 09:00 that far in the past.
-    init(nineOClockIn lead: TimeInterval) throws {
-        let now = Date().timeIntervalSince1970
-        let nineUTC = (now + lead) / 60
-        let nine = Date(timeIntervalSince1970: nineUTC.rounded(.up) * 60)
+    convenience init(nineOClockIn lead: TimeInterval) throws {
+        let nineUTC = (Date().timeIntervalSince1970 + lead) / 60
+        try self.init(nineAt: Date(timeIntervalSince1970: nineUTC.rounded(.up) * 60))
+    }
+
+    /// 09:00 local falls on `nine` (a whole UTC minute).
+    init(nineAt nine: Date) throws {
         let minuteOfDay = Int(nine.timeIntervalSince1970 / 60) % 1440
         var offset = ((540 - minuteOfDay) % 1440 + 1440) % 1440
         if offset >= 720 { offset -= 1440 }   // -12:00 ..< +12:00, like real zones

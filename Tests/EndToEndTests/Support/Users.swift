@@ -72,6 +72,14 @@ struct TestUser {
     }
 
     var crontabFile: String { "/var/spool/cron/crontabs/\(name)" }
+
+    /// The user's crontab exactly as cron holds it: the spool file without the 3-line header
+    /// crontab writes (`crontab -l` prints a CR byte as `\r`); [] when there is none.
+    func spoolBytes() throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: crontabFile) else { return [] }
+        let lines = Array(data).split(separator: 0x0A, maxSplits: 3, omittingEmptySubsequences: false)
+        return lines.count == 4 ? Array(lines[3]) : []
+    }
     /// The tag of the user's default configuration in entry names (`notif-tips-and-updates-TAG.timer`).
     var tag: String { ConfigurationID(settingsPath: settingsPath, isDefault: true).tag }
     /// `notif-tips-and-updates-TAG.timer`, `….service`: the default configuration's units.

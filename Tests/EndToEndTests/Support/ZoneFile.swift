@@ -1,8 +1,8 @@
 import Foundation
 
 /// A TZif file made with `zic` for a fixed offset (seconds east of UTC), so a test can put
-/// local time anywhere it likes with real clocks: the way to reach 09:00 for the static
-/// release binary, which libfaketime cannot move.
+/// local time anywhere it likes with real clocks: the way to reach 09:00 for the release
+/// binary without libfaketime.
 enum ZoneFile {
     /// Writes the zone to `path` through a temporary file renamed over it, as tzdata is updated.
     static func write(offset: Int, to path: String) throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reaching "09:00" now with real clocks (the static release binary ignores libfaketime): a
+/// Reaching "09:00" now with real clocks (no libfaketime in the release binary's runs): a
 /// POSIX TZ whose local time is the wanted one right now (`NTF-5:37` is UTC+05:37; the sign is
 /// POSIX's, inverted).
 enum ZoneShift {

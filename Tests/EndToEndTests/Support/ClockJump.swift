@@ -1,0 +1,78 @@
+import Foundation
+
+/// The ways a clock jumps over 09:00 that every scheduler lives through with real clocks (zones
+/// compiled with `zic`, the jump a minute or two ahead). The one rule: a day whose 09:00 is
+/// skipped gets its reminder once, at the first moment after the jump; a day whose 09:00 comes
+/// twice gets it once.
+enum ClockJump: String, CaseIterable {
+    /// Daylight time begins: 08:30 becomes 09:30.
+    case gap
+    /// A 30-minute daylight saving begins: 08:50 becomes 09:20.
+    case halfHour
+    /// The system zone is changed (/etc/localtime): 08:50 in the old zone is 09:20 in the new one.
+    case swap
+    /// Daylight time ends: 09:01 becomes 08:59, so 09:00 comes twice, two minutes apart.
+    case fallBack
+}
+
+/// One jump set up for a test: the zone the machine starts in, the zone a swap changes it to,
+/// the moment of the jump, and when the reminder is due.
+final class JumpSetup {
+    let jump: ClockJump
+    /// The moment the clock jumps (a whole UTC minute).
+    let change: Date
+    /// The system zone to start in (a zone with a transition at `change`, or the swap's first).
+    let zone: String
+    /// The zone a swap changes /etc/localtime to at `change`.
+    let swapTo: String?
+    /// When the reminder is due: the first moment after the jump (`change`), or the first 09:00.
+    let due: Date
+    /// When the last moment worth watching is: a second 09:00, or the due time.
+    let lastNine: Date
+    /// How notif writes the due time in the zone after the jump, to the minute (`2026-12-01T09:30`).
+    let dueLocal: String
+    private let zones: [AnyObject]
+
+    init(_ jump: ClockJump, change: Date) throws {
+        self.jump = jump
+        self.change = change
+        switch jump {
+        case .gap, .halfHour:
+            let zone = try TransitionZone(at: jump == .gap ? (8, 30) : (8, 50), jump: jump == .gap ? 60 : 30, change: change)
+            self.zone = zone.name
+            swapTo = nil
+            due = change
+            lastNine = change
+            dueLocal = zone.isoMinute(change)
+            zones = [zone]
+        case .fallBack:
+            let zone = try TransitionZone(at: (9, 1), jump: -2, change: change)
+            self.zone = zone.name
+            swapTo = nil
+            due = zone.moment(9, 0, before: true)
+            lastNine = zone.moment(9, 0, before: false)
+            dueLocal = zone.isoMinute(due)
+            zones = [zone]
+        case .swap:
+            let old = try ShiftedZone(nineAt: change.addingTimeInterval(600)), new = try ShiftedZone(nineAt: change.addingTimeInterval(-1200))
+            zone = old.name
+            swapTo = new.name
+            due = change
+            lastNine = change
+            dueLocal = String(new.iso(change).prefix(16))
+            zones = [old, new]
+        }
+    }
+
+    /// The first whole minute at least `lead` seconds from now.
+    static func moment(in lead: TimeInterval) -> Date {
+        Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 + lead) / 60).rounded(.up) * 60)
+    }
+
+    /// Waits (without holding a thread) until `change`, then calls `swap` with the new zone, for a swap.
+    func swapWhenDue(_ swap: (String) throws -> Void) async throws {
+        guard let swapTo else { return }
+        while change.timeIntervalSinceNow > 0 { try await Task.sleep(nanoseconds: UInt64(min(0.2, change.timeIntervalSinceNow) * 1e9) + 1) }
+        try swap(swapTo)
+    }
+}
