@@ -120,7 +120,7 @@ struct Commands {
     func settingsFailure(_ problem: PreferencesError, prefix: String = "") {
         output.error(prefix + problem.description)
         if problem.isInvalid {
-            output.error("`notif edit` opens it, checked before it is saved; notif leaves the file and the scheduled reminders as they are until it reads")
+            output.error("fix it with `notif edit`, which checks it before it is saved; until it can be read, notif leaves it and the scheduled reminders as they are")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 @Suite struct PreferencesCodecTests {
@@ -36,14 +37,14 @@ import Testing
         (#""x""#, "top level is a string"),
         (#"{"tipsAndUpdates": "yes"}"#, #""tipsAndUpdates" is "yes" — use true or false"#),
         (#"{"pushNotifications": 1}"#, #""pushNotifications" is 1 — use true or false"#),
-        (#"{"sound": "trumpet"}"#, #""sound" is "trumpet" — use one of default, chime, bell, silent"#),
-        (#"{"permission": true}"#, #""permission" is true — use one of notDetermined, granted, denied (in double quotes)"#),
-        (#"{"mode": "admin"}"#, #""mode" is "admin" — use one of guest, account"#),
+        (#"{"sound": "trumpet"}"#, #""sound" is "trumpet" — use default, chime, bell or silent"#),
+        (#"{"permission": true}"#, #""permission" is true — use "notDetermined", "granted" or "denied""#),
+        (#"{"mode": "admin"}"#, #""mode" is "admin" — use guest or account"#),
         (#"{"version": "1"}"#, #""version" is "1" — use a whole number (1)"#),
         (#"{"version": 1.5}"#, #""version" is 1.5"#),
         (#"{"version": -1}"#, #""version" is -1"#),
         (#"{"account": "x"}"#, #""account" is "x" — use an object"#),
-        (#"{"scheduler": "anacron"}"#, #""scheduler" is "anacron" — use one of auto, systemd, cron, embedded"#),
+        (#"{"scheduler": "anacron"}"#, #""scheduler" is "anacron" — use auto, systemd, cron or embedded"#),
         (#"{"scheduler": 2}"#, #""scheduler" is 2"#),
         (#"{"scheduler": null}"#, #""scheduler" is null"#),
         (#"{"account": {"server": 3}}"#, #""account.server" is 3 — use the server's address in double quotes"#),
@@ -71,6 +72,31 @@ import Testing
             try PreferencesCodec.decode(bytes)
         } throws: { error in
             (error as? PreferencesDecodingError)?.located(in: bytes).hasPrefix(message) == true
+        }
+    }
+
+    /// What a settings file's mistake is called keeps its parentheses flat and closed: the fix
+    /// follows a dash, never a second pair, and a bracket the file holds is named, not shown.
+    @Test func settingsMistakesKeepParenthesesFlatAndClosed() {
+        let texts = ["", "{", "[1, 2", "{\"a\": [1, {", "{\"a\": )}", "{\"a\": (}", "(", ")", "{\"a\": 1,}", "[1,]",
+                     "{\"a\": 1 \"b\": 2}", "{\"a\" 1}", "{a: 1}", "{'a': 1}", "\"ab", "\"a\nb\"", "\"\\x\"", "\"\\ud83d\"",
+                     "01", "1.", "1e", "-", "tru", "{} {}", "// c\n{}", "\u{0}", "[]", "\"x\"",
+                     #"{"version": "1"}"#, #"{"version": 2}"#, #"{"sound": "loud"}"#, #"{"sound": 1}"#, #"{"mode": []}"#,
+                     #"{"permission": true}"#, #"{"scheduler": null}"#, #"{"account": "x"}"#, #"{"account": {"server": 3}}"#,
+                     String(repeating: "[", count: JSONParser.maximumDepth + 1)]
+        var messages: [String] = []
+        for text in texts {
+            let bytes = Array(text.utf8)
+            do {
+                _ = try PreferencesCodec.decode(bytes)
+                Issue.record("\(text) decoded")
+            } catch {
+                messages.append(error.located(in: bytes))
+            }
+        }
+        #expect(messages.count == texts.count)
+        for message in messages {
+            #expect(Parentheses.problem(in: message) == nil, "\(message)")
         }
     }
 

@@ -15,7 +15,7 @@ public enum StatusWords {
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
         case .neverShows: return "its entry never runs at the reminder's time in the zone it was written for; `notif apply` rewrites it"
         case .settingsUnreadable:
-            return "settings.json cannot be read (see above): a reminder shows nothing until it can; the entries are kept as they are"
+            return "settings.json cannot be read, and no reminder shows until it can; the entries are kept as they are"
         case .nothingDefined: return "nothing planned"
         }
     }

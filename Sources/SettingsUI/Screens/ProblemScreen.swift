@@ -23,7 +23,7 @@ enum ProblemScreen {
             row += 1
         }
         if row + 1 < statusTop {
-            Chrome.paragraph("notif changes nothing until it reads: the file stays as you wrote it, and the scheduled reminders stay as they are.",
+            Chrome.paragraph("Until it can be read, notif changes nothing: the file stays as you wrote it, and the scheduled reminders stay as they are.",
                              row: row + 1, left: 1, width: width, maxRows: statusTop - row - 1, state: state, on: &canvas)
         }
         var line = statusTop

@@ -111,7 +111,10 @@ public struct JSONParser {
         }
         if byte == 0 { return error("a NUL byte", fix: "the file holds binary data: restore it, or remove it") }
         if forKey { return error("expected a key in double quotes", fix: "write \"key\": value") }
-        return error("a value cannot start with \(TerminalText.quoted(String(decoding: [byte], as: UTF8.self)))",
+        // A bracket is named, not shown: a lone ( or ) in a message reads as one left open.
+        let names: [UInt8: String] = [UInt8(ascii: "("): "an opening parenthesis", UInt8(ascii: ")"): "a closing parenthesis"]
+        let what = names[byte] ?? TerminalText.quoted(String(decoding: [byte], as: UTF8.self))
+        return error("a value cannot start with \(what)",
                      fix: "write a value: text in double quotes, a number, true, false, null, {…} or […]")
     }
 

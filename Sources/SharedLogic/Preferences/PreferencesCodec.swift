@@ -16,7 +16,7 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
         case .wrongType(let key, let expected, let found):
             return "\(TerminalText.quoted(key)) is \(found) — use \(expected)"
         case .badValue(let key, let value, let allowed):
-            return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)) — use one of \(allowed.joined(separator: ", "))"
+            return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)) — use \(Self.list(allowed))"
         case .newerVersion(let version):
             return "it has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion))"
         }
@@ -36,6 +36,12 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
     public func located(in bytes: [UInt8]) -> String {
         guard let keyPath, let at = JSONParser.location(ofValueAt: keyPath, in: bytes) else { return description }
         return "line \(at.line), column \(at.column): " + description
+    }
+
+    /// "a", "a or b", "a, b or c": the allowed values as the command line lists them.
+    static func list(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// How a value is named in a message: a string quoted (cut when long), a number as written,
@@ -137,7 +143,7 @@ public enum PreferencesCodec {
         guard let found = doc[key] else { return value }
         let allowed = E.allCases.map(\.rawValue)
         guard let text = found.stringValue else {
-            throw .wrongType(key: key, expected: "one of \(allowed.joined(separator: ", ")) (in double quotes)", found: PreferencesDecodingError.shown(found))
+            throw .wrongType(key: key, expected: PreferencesDecodingError.list(allowed.map { "\"\($0)\"" }), found: PreferencesDecodingError.shown(found))
         }
         guard let result = E(rawValue: text) else { throw .badValue(key: key, value: text, allowed: allowed) }
         return result
