@@ -28,7 +28,7 @@ RUN_PACKAGES := libncursesw5-dev libc6-dev tzdata cron curl
 # `make deb`: dpkg-buildpackage builds it with debhelper, lintian checks it.
 DEB_PACKAGES := dpkg-dev debhelper libncurses-dev lintian binutils
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \
-	python3-dbus python3-gi librsvg2-common bash-completion zsh fish groff-base libnss-extrausers git \
+	python3-dbus python3-gi librsvg2-common bash-completion zsh fish groff-base libnss-extrausers git nano vim jq \
 	$(DEB_PACKAGES)
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core

@@ -259,17 +259,25 @@ int notif_pending_suspend(void) {
     return was;
 }
 
-void notif_suspend(void) {
+void notif_leave_screen(void) {
     notif_restore_terminal();
     fflush(stdout);
+}
+
+void notif_resume_screen(void) {
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    terminal_held = 1;
+}
+
+void notif_suspend(void) {
+    notif_leave_screen();
     /* Stop as the shell expects (it then says "Stopped" and takes the terminal back). */
     raise_with_default(SIGTSTP);
     /* Continued (fg): back to the page's modes, everything painted again. */
     install_suspend_handler();
     pending_suspend = 0;
-    reset_prog_mode();
-    clearok(curscr, TRUE);
-    terminal_held = 1;
+    notif_resume_screen();
 }
 
 void notif_install_signal_handlers(void) {

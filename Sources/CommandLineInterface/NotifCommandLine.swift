@@ -67,7 +67,11 @@ public enum NotifCommandLine {
                 here, and why), what the settings plan and what is installed, whether plan and entries \
                 agree, when the next reminder fires (local time) and the last delivery. Fires: says when \
                 each installed entry really fires, in the scheduler's own terms, e.g. "cron at 03:30 \
-                system time (Etc/UTC), 09:00 in Asia/Kolkata".
+                system time (Etc/UTC), 09:00 in Asia/Kolkata". The next reminder is when the installed \
+                entries really show it; when that is not the reminder's time in your zone, as with \
+                entries written for another zone, both are shown and `notif apply` brings them together. \
+                When settings.json cannot be read, status says why, still shows what is installed and \
+                when it fires, and exits 1.
                 """, options: [
                     OptionDeclaration("--json", summary: """
                         one JSON object with the keys mode, preferences, permission, scheduler (the one in \
@@ -78,8 +82,11 @@ public enum NotifCommandLine {
                         Fires: words), firingSchedule (the same as facts: the scheduler, its times and \
                         zone, the reminder's time in your zone), cannotFire (entries that are there but \
                         cannot fire: reason and \
-                        message), nextReminderNone, warnings, and account (server and registration) in \
-                        Account projects
+                        message), nextReminderNone, wantedReminder (the reminder's time in your zone when \
+                        the installed entries fire at another: nextReminder is when they really do), \
+                        settingsProblem (why settings.json cannot be read, or null: then mode, \
+                        preferences, permission and planned are null and the command exits 1), warnings, \
+                        and account (server and registration) in Account projects
                         """),
                 ]),
             CommandDeclaration("set", summary: "change a setting, then apply it", details: """
@@ -115,6 +122,16 @@ public enum NotifCommandLine {
                 Installs the reminders the settings plan and that are missing, cancels entries that are not \
                 planned, and changes nothing when everything already agrees. Run it from a login script or \
                 at boot to re-arm reminders; it needs no terminal.
+                """),
+            CommandDeclaration("edit", summary: "edit settings.json in your editor, checked before it is saved, then apply it", details: """
+                Works as `crontab -e` and `visudo` do: opens a private copy of settings.json (mode 0600, \
+                beside it) in $VISUAL, else $EDITOR, else sensible-editor, else vi. When the editor exits \
+                the copy is checked: a mistake is named with its line, column and how to fix it, and you can \
+                edit again or keep the old file. Only a valid copy \
+                replaces settings.json, atomically and exactly as you wrote it (keys notif does not know \
+                included); then the scheduler is brought in line with it, as `notif apply` does. An \
+                unchanged copy changes nothing. When the editor fails, or settings.json changed meanwhile, \
+                settings.json is left as it was and a changed copy is kept (its path is printed).
                 """),
             CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
                 Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
@@ -277,8 +294,11 @@ public enum NotifCommandLine {
 
     static let files: [(path: String, summary: String, more: String)] = [
         ("$XDG_CONFIG_HOME/notif/settings.json", "settings (default ~/.config/notif/settings.json)", """
-            Written atomically, mode 0600. A file that cannot be read as settings is renamed to \
-            settings.json.corrupt-<UTC time> and the defaults are used.
+            Written atomically, mode 0600; yours to edit too (`notif edit` checks an edit before it \
+            is saved). A change counts once its write is finished. A file that does not parse, or holds \
+            a wrong value, is never moved or rewritten: commands that need it name the line, column and \
+            fix and exit 1, and scheduled entries stay as they are; only the page's "reset to defaults" \
+            replaces it, keeping it as settings.json.before-reset-<UTC time>.
             """),
         ("$XDG_STATE_HOME/notif/", "delivery log and state (default ~/.local/state/notif/)", """
             The delivery log is deliveries.jsonl; among the state is scheduler: the scheduler holding \
@@ -315,6 +335,7 @@ public enum NotifCommandLine {
 
     static let environment: [(name: String, summary: String)] = [
         ("NOTIF_AUTH_TOKEN", "the auth token for `notif account login`"),
+        ("VISUAL, EDITOR", "the editor `notif edit` and the page's e run (VISUAL first; else sensible-editor, else vi)"),
         ("XDG_CONFIG_HOME, XDG_STATE_HOME, TZ, NO_COLOR, ESCDELAY", """
             as usual; relative XDG values are ignored. Scheduled entries carry absolute XDG directories, a \
             HOME other than the password database's and TZ, so they read the same files and the reminder \

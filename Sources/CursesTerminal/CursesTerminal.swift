@@ -32,8 +32,8 @@ public struct FileChange: Equatable, Hashable, Sendable {
     public let directory: String
     /// The file's name in it (empty for the directory itself).
     public let name: String
-    /// Written, created, renamed or removed; false when it was only closed after reading (a lock
-    /// file some notif process released, say).
+    /// A write finished: closed after writing, or renamed into place; false when it was only
+    /// closed after reading (a lock file some notif process released, say).
     public let written: Bool
 
     public init(directory: String, name: String, written: Bool) {
@@ -265,13 +265,14 @@ public final class CursesTerminal {
         }
     }
 
-    /// Watches `directory` (changes in it come back as `.filesChanged`).
+    /// Watches `directory`: files in it closed, or renamed into it, come back as `.filesChanged`.
+    /// Only finished writes count: a file being created or written (truncated first, as `cat >`
+    /// and many editors do) is not read before its writer closes it.
     @discardableResult
     public func watch(directory: String) -> Bool {
         if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard watchFD >= 0 else { return false }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
-            | UInt32(IN_DELETE) | UInt32(IN_CREATE)
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO)
         let wd = inotify_add_watch(watchFD, directory, mask)
         guard wd >= 0 else { return false }
         watched[wd] = directory
@@ -324,6 +325,23 @@ public final class CursesTerminal {
         guard active else { return }
         active = false
         notif_restore_terminal()
+    }
+
+    /// Gives the terminal to `body`, which runs a program on it (an editor), and takes it back
+    /// after, with the next paint drawing everything. Returns the size then.
+    public func lend(_ body: () -> Void) -> TerminalSize {
+        guard active else {
+            body()
+            return size
+        }
+        notif_leave_screen()
+        body()
+        notif_resume_screen()
+        var rows: Int32 = 0, columns: Int32 = 0
+        if notif_terminal_size(&rows, &columns) != 0 && (rows != notif_lines() || columns != notif_cols()) {
+            resizeterm(rows, columns)
+        }
+        return size
     }
 
     /// Gives the terminal back and stops the process (Ctrl-Z, SIGTSTP); returns once continued

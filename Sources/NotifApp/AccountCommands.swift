@@ -29,6 +29,8 @@ struct AccountCommands {
         guard let token = readToken(), !token.isEmpty else {
             throw UsageError(message: "no auth token: pipe it on stdin or set NOTIF_AUTH_TOKEN (it is never taken from the command line)", command: "account")
         }
+        // Settings that cannot be read stop the login before anything is saved or sent.
+        guard savedPreferences() != nil else { return .failure }
         let outcome: AccountService.LoginOutcome
         do {
             outcome = try account.login(server: server, authToken: token)
@@ -59,8 +61,18 @@ struct AccountCommands {
         return Presenter(zone: service.context.zone, clock: service.context.clock, removalHint: service.removalHint)
     }
 
+    /// The saved settings, or nil after saying why they cannot be read.
+    private func savedPreferences() -> NotificationPreferences? {
+        do {
+            return try account.reminders.context.store.load().preferences
+        } catch {
+            Commands(context: account.reminders.context, output: output).settingsFailure(error)
+            return nil
+        }
+    }
+
     func logout() -> ExitCode {
-        let preferences = (try? account.reminders.context.store.load().preferences) ?? NotificationPreferences()
+        guard let preferences = savedPreferences() else { return .failure }
         if preferences.mode == .guest && account.store.authToken() == nil {
             output.line("Not logged in: this is already a Guest project.")
             return .success
@@ -88,7 +100,7 @@ struct AccountCommands {
     }
 
     func status() -> ExitCode {
-        let preferences = (try? account.reminders.context.store.load().preferences) ?? NotificationPreferences()
+        guard let preferences = savedPreferences() else { return .failure }
         guard preferences.mode == .account else {
             output.line("Guest project: not logged in to a server.")
             return .success

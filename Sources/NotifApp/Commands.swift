@@ -27,6 +27,7 @@ struct Commands {
         case "set": return set(parsed.arguments[0], parsed.arguments[1])
         case "permission": return permission(parsed.arguments[0])
         case "apply": return apply()
+        case "edit": return edit()
         // --catch-up (what entries of notif 0.1.0 run after a boot) is accepted: one rule decides every run.
         case "deliver": return deliver(parsed.arguments[0])
         case "history": return history(limit: parsed.number("--limit").map { Int(clamping: $0) } ?? 20, json: parsed.flag("--json"))
@@ -43,16 +44,12 @@ struct Commands {
     // MARK: status
 
     func status(json: Bool) -> ExitCode {
-        let report: StatusReport
-        do {
-            report = try service.status()
-        } catch {
-            output.error(error.description)
-            return .failure
-        }
+        let report = service.status()
+        let code: ExitCode = report.settingsProblem == nil ? .success : .failure
+        if let problem = report.settingsProblem { settingsFailure(problem) }
         if json {
             var document = service.json(report)
-            if report.preferences.mode == .account {
+            if report.preferences.mode == .account && report.settingsProblem == nil {
                 let registration: JSONValue
                 switch account.registrationState() {
                 case .registered(let at): registration = .object([JSONMember("state", .string("registered")), JSONMember("time", .string(at))])
@@ -65,21 +62,24 @@ struct Commands {
                 ]))
             }
             output.json(JSONWriter.pretty(document).dropLast().description)
-            return .success
+            return code
         }
-        if let notice = report.notice { output.warn(notice) }
         let p = report.preferences
-        var rows: [(String, String)] = [("Mode", p.mode.rawValue)]
-        for setting in Setting.all {
-            var value = setting.value(in: p)
-            if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
-            if case .toggle(let toggle) = setting, let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
-                value = Self.reminderValue(reminder, report: report)
+        // What the settings say, when they can be read; what is installed and when it fires, always.
+        var rows: [(String, String)] = []
+        if report.settingsProblem == nil {
+            rows.append(("Mode", p.mode.rawValue))
+            for setting in Setting.all {
+                var value = setting.value(in: p)
+                if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
+                if case .toggle(let toggle) = setting, let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
+                    value = Self.reminderValue(reminder, report: report)
+                }
+                if setting == .scheduler && !report.choice.why.isEmpty { value += " — \(report.choice.why)" }
+                rows.append((setting.label, value))
             }
-            if setting == .scheduler && !report.choice.why.isEmpty { value += " — \(report.choice.why)" }
-            rows.append((setting.label, value))
+            rows.append(("Permission", p.permission.word))
         }
-        rows.append(("Permission", p.permission.word))
         let notes = (report.choice.forced ? ["forced"] : []) + (report.schedulerState.map { [$0] } ?? [])
         let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
@@ -87,7 +87,9 @@ struct Commands {
         for usability in report.schedulers {
             rows.append(("  " + usability.kind.rawValue, usability.state.word + ": " + usability.reason))
         }
-        rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
+        if report.settingsProblem == nil {
+            rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
+        }
         // Entries still on another scheduler than the one in use (the next apply moves them) say where.
         let holder = report.reminders.scheduler.flatMap { $0 == report.choice.kind ? nil : " (on \($0.rawValue))" } ?? ""
         rows.append(("Installed", report.installed.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") + holder } ?? "unknown"))
@@ -95,10 +97,14 @@ struct Commands {
         if !firing.isEmpty {
             rows.append(("Fires", firing.map { (firing.count > 1 ? "\($0.key): " : "") + $0.value }.joined(separator: "; ")))
         }
-        let outOfSync = report.outOfSync
-        rows.append(("In sync", report.inSync ? "yes" : "no" + (outOfSync.isEmpty ? "" : " (\(outOfSync.joined(separator: "; ")))")))
-        rows.append(("Next reminder", report.nextReminder.map {
-            "\($0.shortDisplay(in: context.zone)) (\(ISO8601.format($0, in: context.zone)))"
+        if report.settingsProblem == nil {
+            let outOfSync = report.outOfSync
+            rows.append(("In sync", report.inSync ? "yes" : "no" + (outOfSync.isEmpty ? "" : " (\(outOfSync.joined(separator: "; ")))")))
+        }
+        let zone = context.zone
+        func when(_ time: Instant) -> String { "\(time.shortDisplay(in: zone)) (\(ISO8601.format(time, in: zone)))" }
+        rows.append(("Next reminder", report.nextReminder.map { next in
+            when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
         } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
         if let attempt = report.lastAttempt {
@@ -107,13 +113,22 @@ struct Commands {
                 : attempt.day == today ? " (its waiter is gone: the next run today sends it)" : " (its waiter ended before the day did)"
             rows.append(("Last attempt", presenter.recordLine(attempt) + gone))
         }
-        if p.mode == .account {
+        if p.mode == .account && report.settingsProblem == nil {
             rows.append(("Account server", p.accountServer ?? "not set"))
             rows.append(("Device token", AccountCommands(account: account, output: output).describe(account.registrationState())))
         }
         for (label, value) in rows { output.line(Wording.padded(label.hasPrefix(" ") ? label : label + ":", to: 20) + value) }
         for warning in report.warnings { output.warn(warning) }
-        return .success
+        return code
+    }
+
+    /// Says why the settings cannot be used, and for a file with a mistake in it what to do and
+    /// what stays true meanwhile.
+    func settingsFailure(_ problem: PreferencesError, prefix: String = "") {
+        output.error(prefix + problem.description)
+        if problem.isInvalid {
+            output.error("fix it with `notif edit`, which checks it before it is saved; until it can be read, notif leaves it and the scheduled reminders as they are")
+        }
     }
 
     /// A reminder's row says what is scheduled, not what would be: `off (09:00 daily when on)`,
@@ -168,12 +183,10 @@ struct Commands {
         case "reset": target = .notDetermined
         case "status":
             do {
-                let loaded = try context.store.load()
-                if let notice = loaded.notice { output.warn(notice) }
-                output.line(loaded.preferences.permission.word)
+                output.line(try context.store.load().preferences.permission.word)
                 return .success
             } catch {
-                output.error(error.description)
+                settingsFailure(error)
                 return .failure
             }
         default:
@@ -196,10 +209,9 @@ struct Commands {
     /// Saves a change, then applies the saved settings and reports both.
     func change(_ summary: String, choosing: Bool = false, _ transform: (NotificationPreferences) -> NotificationPreferences) -> ExitCode {
         do {
-            let result = try context.store.update { $0 = transform($0) }
-            if let notice = result.before.notice { output.warn(notice) }
+            try context.store.update { $0 = transform($0) }
         } catch {
-            output.error("nothing was changed: \(error)")
+            settingsFailure(error, prefix: "nothing was changed: ")
             return .failure
         }
         output.line(summary)
@@ -216,12 +228,21 @@ struct Commands {
         return code
     }
 
+    /// `notif edit`: the edit checked and saved (`SettingsEditor`), then applied.
+    func edit() -> ExitCode {
+        switch SettingsEditor(store: context.store, lookup: context.lookup, output: output).run() {
+        case .unchanged: return .success
+        case .notSaved: return .failure
+        case .saved: return applyAndReport(afterSave: true)
+        }
+    }
+
     private func applyAndReport(afterSave: Bool, choosing: Bool = false) -> ExitCode {
         let outcome: ApplyOutcome
         do {
             outcome = try service.apply(choosing: choosing)
         } catch {
-            output.error((afterSave ? "the setting was saved, but " : "") + "could not apply it: \(error)")
+            settingsFailure(error, prefix: (afterSave ? "the setting was saved, but " : "") + "could not apply it: ")
             return .failure
         }
         if let notice = outcome.notice { output.warn(notice) }
@@ -257,7 +278,14 @@ struct Commands {
 
     func test() -> ExitCode {
         // Nothing is sent before notifications are allowed: say so, with the way to allow them.
-        if let preferences = try? context.store.load().preferences, preferences.permission != .granted {
+        let preferences: NotificationPreferences
+        do {
+            preferences = try context.store.load().preferences
+        } catch {
+            settingsFailure(error, prefix: "the test notification was not sent: ")
+            return .failure
+        }
+        if preferences.permission != .granted {
             output.error("the test notification was not sent: permission is \(preferences.permission.word); "
                 + "`notif permission allow` allows notifications")
             return .failure
@@ -274,9 +302,14 @@ struct Commands {
     }
 
     func history(limit: Int, json: Bool) -> ExitCode {
-        if (try? context.store.load().preferences.mode) == .account {
-            return serverHistory(limit: limit, json: json)
+        let mode: ProjectMode
+        do {
+            mode = try context.store.load().preferences.mode
+        } catch {
+            settingsFailure(error)
+            return .failure
         }
+        if mode == .account { return serverHistory(limit: limit, json: json) }
         do {
             let records = try context.deliveryLog.newest(limit)
             if records.isEmpty && !json { output.line("No deliveries yet.") }

@@ -8,7 +8,7 @@ import Storage
 public enum NotifMain {
     /// Runs `notif ARGV` (the arguments after the program name) writing to stdout and stderr,
     /// and returns the process exit code.
-    public static func run(_ argv: [String]) -> Int32 { run(argv, output: Output()) }
+    public static func run(_ argv: [String]) -> Int32 { Output.checkWrites(run(argv, output: Output())) }
 
     static func run(_ argv: [String], output given: Output) -> Int32 {
         // What a scheduler runs writes nothing anywhere, refusals and usage errors included

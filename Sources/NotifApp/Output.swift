@@ -1,6 +1,7 @@
 import CNcursesw
 import Glibc
 import SharedLogic
+import Synchronization
 
 /// Where commands write: stdout for results, stderr for warnings and errors (prefixed `notif:`).
 struct Output {
@@ -36,10 +37,26 @@ struct Output {
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
+            if n <= 0 {
+                if fd == 1 || fd == 2 { _ = failedWrite.compareExchange(expected: 0, desired: n < 0 ? errno : EIO, ordering: .relaxed) }
+                return
+            }
             offset += n
         }
         bytes.removeAll()
+    }
+
+    /// The error of the first write to stdout or stderr that failed in this process (0: none):
+    /// a full disk (`>/dev/full`), a closed pipe. The command then says so and exits 1.
+    static let failedWrite = Atomic<Int32>(0)
+
+    /// When a write failed: says so on stderr (if it can still be written) and gives exit 1.
+    static func checkWrites(_ code: Int32) -> Int32 {
+        let failure = failedWrite.load(ordering: .relaxed)
+        guard failure != 0 else { return code }
+        let text = "notif: cannot write the output: \(String(cString: strerror(failure)))\n"
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        return ExitCode.failure.rawValue
     }
 }
 

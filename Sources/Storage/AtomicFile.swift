@@ -23,6 +23,20 @@ public enum AtomicFile {
         syncDirectory(directory)
     }
 
+    /// Writes a new file at `path` (which must not exist), 0600, synced: a copy kept beside another.
+    public static func create(_ bytes: [UInt8], at path: String, mode: mode_t = 0o600) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        if fd < 0 { throw FileError("create", path) }
+        var failure: FileError?
+        if fchmod(fd, mode) != 0 || !Posix.writeAll(fd, bytes) || fsync(fd) != 0 { failure = FileError("write", path) }
+        if close(fd) != 0 && failure == nil { failure = FileError("write", path) }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+        syncDirectory(Posix.directory(of: path))
+    }
+
     /// `.NAME.tmp-`: how the temp files of `path` begin (then `PID-RANDOM`).
     static func temporaryPrefix(of path: String) -> String { ".\(Posix.baseName(of: path)).tmp-" }
 

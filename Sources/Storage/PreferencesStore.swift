@@ -4,32 +4,50 @@ import SharedLogic
 /// Settings as read from disk, with the document they came from (so unknown keys survive a rewrite).
 public struct LoadedPreferences: Equatable, Sendable {
     public var preferences: NotificationPreferences
-    /// The parsed file, or nil when there was none (or it was moved aside).
+    /// The parsed file, or nil when there was none.
     public var document: JSONValue?
-    /// Something the person should be told, e.g. where a corrupt file went.
-    public var notice: String?
+    /// The file's bytes as read, or nil when there was none.
+    public var bytes: [UInt8]?
     /// Whether a settings file was there (notif's first start has none).
     public var fileExisted: Bool { document != nil }
+
+    public init(preferences: NotificationPreferences, document: JSONValue? = nil, bytes: [UInt8]? = nil) {
+        self.preferences = preferences
+        self.document = document
+        self.bytes = bytes
+    }
 }
 
 /// A settings problem that stops a command; each message names the file.
 public enum PreferencesError: Error, Equatable, Sendable, CustomStringConvertible {
     case file(FileError)
     case newerVersion(path: String, version: Int)
-    case cannotMoveAside(path: String, problem: String, error: FileError)
+    /// The file does not parse or holds a wrong value: `problem` says where and how to fix it
+    /// (`line 7, column 3: a comma before } — remove it`). The file stays as it is.
+    case invalid(path: String, problem: String)
+    /// The file changed after it was read for an edit or a reset, so that was not done.
+    case changedMeanwhile(path: String)
 
     public var description: String {
         switch self {
         case .file(let error): return error.description
         case .newerVersion(let path, let version):
             return "\(path) has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion)); it was left unchanged. Update notif to use it."
-        case .cannotMoveAside(let path, let problem, let error):
-            return "\(path) is not valid (\(problem)) and could not be moved aside (\(error.reason)); fix or remove it"
+        case .invalid(let path, let problem):
+            return path + (problem.hasPrefix("line ") ? " " : ": ") + problem
+        case .changedMeanwhile(let path):
+            return "\(path) changed meanwhile (another notif, or an editor, wrote it)"
         }
+    }
+
+    /// The file is there but its content is not settings notif can use (a mistake to fix by hand).
+    public var isInvalid: Bool {
+        if case .invalid = self { return true }
+        return false
     }
 }
 
-/// settings.json: read with corruption handled, written atomically under a lock, 0600 in a 0700 directory.
+/// settings.json: read (never moved or rewritten when it does not parse), written atomically under a lock, 0600 in a 0700 directory.
 public struct PreferencesStore: Sendable {
     public let paths: NotifPaths
     public let clock: any WallClock
@@ -82,76 +100,151 @@ public struct PreferencesStore: Sendable {
         return path
     }
 
-    /// The saved settings. A file that does not parse or has wrong types is renamed to
-    /// `settings.json.corrupt-<UTC stamp>` and the defaults are returned with a notice.
+    /// The saved settings, or the defaults when there is no file. A file that does not parse or
+    /// holds a wrong value is an error (`.invalid`) and is left exactly as it is: it is the
+    /// person's file, maybe still being written.
     public func load() throws(PreferencesError) -> LoadedPreferences {
+        try read(try resolvedSettingsPath())
+    }
+
+    /// `load()` for watchers (the page, `notif daemon`): a file that does not parse, or is not
+    /// there, is read again once nothing has changed it for `quiet` seconds (an editor or a
+    /// script may write in several steps, or save by renaming the old file away first), and
+    /// only then believed. Waits `within` seconds at most.
+    /// - Parameter missing: whether a missing file is waited for too (false: it means a first start).
+    public func loadSettled(quiet: Double = 1, within: Double = 10, missing: Bool = true) throws(PreferencesError) -> LoadedPreferences {
         let path = try resolvedSettingsPath()
-        switch try readAndDecode(path) {
-        case .ok(let loaded):
-            return loaded
-        case .corrupt(let problem, let identity):
-            let lock = try takeLock()
-            defer { lock.release() }
-            // Another process may have moved or replaced it meanwhile: then read again.
-            guard (try? FileStatus.of(path)) == identity else {
-                lock.release()
-                return try load()
-            }
-            return try moveAside(path, problem: problem)
+        do {
+            let loaded = try read(path)
+            if loaded.fileExisted || !missing { return loaded }
+        } catch {
+            guard error.isInvalid else { throw error }
         }
+        var stamp = try? FileStatus.of(path)
+        let start = Self.monotonicNow()
+        var quietSince = start
+        while Self.monotonicNow() - quietSince < quiet && Self.monotonicNow() - start < within {
+            usleep(50_000)
+            let now = try? FileStatus.of(path)
+            if now != stamp {
+                stamp = now
+                quietSince = Self.monotonicNow()
+            }
+        }
+        return try read(path)
     }
 
     /// Read-modify-write under the settings lock. Writes only when `change` changed something.
+    /// A file that does not parse is not touched: the change fails.
     @discardableResult
     public func update(_ change: (inout NotificationPreferences) -> Void) throws(PreferencesError) -> (before: LoadedPreferences, after: NotificationPreferences) {
         try ensureDirectory()
         let lock = try takeLock()
         defer { lock.release() }
         let path = try resolvedSettingsPath()
-        var loaded: LoadedPreferences
-        switch try readAndDecode(path) {
-        case .ok(let ok): loaded = ok
-        case .corrupt(let problem, _): loaded = try moveAside(path, problem: problem)
-        }
+        let loaded = try read(path)
         var after = loaded.preferences
         change(&after)
         if after != loaded.preferences || !loaded.fileExisted {
-            try write(after, over: loaded.document, to: path)
+            try write(Array(JSONWriter.pretty(PreferencesCodec.encode(after, over: loaded.document, catalog: catalog)).utf8), to: path)
         }
         return (loaded, after)
     }
 
-    private enum ReadResult {
-        case ok(LoadedPreferences)
-        /// What is wrong, and the file's identity when it was read.
-        case corrupt(String, FileStatus?)
+    /// Replaces the file with `bytes` exactly as given (a person's edit: their spacing, order and
+    /// keys notif does not know are kept), atomically and under the lock, when they are valid
+    /// settings and the file still holds `expected` (nil: there was no file). Returns the settings.
+    @discardableResult
+    public func replace(with bytes: [UInt8], expecting expected: [UInt8]?) throws(PreferencesError) -> NotificationPreferences {
+        try ensureDirectory()
+        let lock = try takeLock()
+        defer { lock.release() }
+        let path = try resolvedSettingsPath()
+        let preferences = try decoded(bytes, path: path).preferences
+        guard try currentBytes(path) == expected else { throw .changedMeanwhile(path: path) }
+        try write(bytes, to: path)
+        return preferences
     }
 
-    private func readAndDecode(_ path: String) throws(PreferencesError) -> ReadResult {
-        let bytes: [UInt8]
-        let identity = try? FileStatus.of(path)
+    /// Puts the defaults in place of a file that does not parse (or holds a wrong value),
+    /// keeping the file as it was in a copy beside it (`settings.json.before-reset-<UTC stamp>`),
+    /// whose path is returned. A file that reads (fixed meanwhile), or none, is left alone: nil.
+    /// The new file marks onboarding as done: a reset is not a first start.
+    public func resetInvalidFile() throws(PreferencesError) -> String? {
+        try ensureDirectory()
+        let lock = try takeLock()
+        defer { lock.release() }
+        let path = try resolvedSettingsPath()
+        let old: [UInt8]
         do {
-            guard let read = try FileIO.read(path, limit: Self.sizeLimit, own: true) else {
-                return .ok(LoadedPreferences(preferences: NotificationPreferences(), document: nil, notice: nil))
-            }
-            bytes = read
+            _ = try read(path)
+            return nil
         } catch {
-            if error.code == EFBIG { return .corrupt(error.reason, identity) }
+            guard error.isInvalid else { throw error }
+            // The copy keeps every byte, however big the file grew.
+            do {
+                guard let bytes = try FileIO.read(path, limit: 1 << 28, own: true) else { return nil }
+                old = bytes
+            } catch {
+                throw .file(named(error, path))
+            }
+        }
+        let stamp = clock.now().compactUTCStamp
+        var copy = path + ".before-reset-" + stamp
+        var suffix = 1
+        while (try? FileStatus.of(copy, followLinks: false)) != nil {
+            copy = path + ".before-reset-" + stamp + "-\(suffix)"
+            suffix += 1
+        }
+        do {
+            try AtomicFile.create(old, at: copy)
+        } catch {
+            throw .file(error)
+        }
+        var defaults = NotificationPreferences(catalog: catalog)
+        defaults.onboardingCompleted = true
+        try write(Array(JSONWriter.pretty(PreferencesCodec.encode(defaults, catalog: catalog)).utf8), to: path)
+        return copy
+    }
+
+    /// The settings in `path`, or the defaults when there is no file.
+    private func read(_ path: String) throws(PreferencesError) -> LoadedPreferences {
+        guard let bytes = try currentBytes(path) else { return LoadedPreferences(preferences: NotificationPreferences(catalog: catalog)) }
+        return try decoded(bytes, path: path)
+    }
+
+    /// The bytes in `path`, or nil when there is no file.
+    private func currentBytes(_ path: String) throws(PreferencesError) -> [UInt8]? {
+        do {
+            return try FileIO.read(path, limit: Self.sizeLimit, own: true)
+        } catch {
+            if error.code == EFBIG {
+                throw .invalid(path: path, problem: "\(error.reason) — a settings file is a few hundred bytes: restore it, or remove it")
+            }
             throw .file(named(error, path))
         }
+    }
+
+    private func decoded(_ bytes: [UInt8], path: String) throws(PreferencesError) -> LoadedPreferences {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            return .corrupt("not valid JSON: \(error)", identity)
+            throw .invalid(path: path, problem: error.description)
         }
         do {
             let preferences = try PreferencesCodec.decode(document, catalog: catalog)
-            return .ok(LoadedPreferences(preferences: preferences, document: document, notice: nil))
+            return LoadedPreferences(preferences: preferences, document: document, bytes: bytes)
         } catch {
             if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
-            return .corrupt(error.description, identity)
+            throw .invalid(path: path, problem: error.located(in: bytes))
         }
+    }
+
+    static func monotonicNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// An error about the file settings.json links to, naming settings.json too: "cannot read
@@ -164,26 +257,9 @@ public struct PreferencesStore: Sendable {
     /// Settings files notif writes are a few hundred bytes; anything this big is not one.
     static let sizeLimit = 1 << 20
 
-    private func moveAside(_ path: String, problem: String) throws(PreferencesError) -> LoadedPreferences {
-        let stamp = clock.now().compactUTCStamp
-        var target = path + ".corrupt-" + stamp
-        var suffix = 1
-        while (try? FileStatus.of(target, followLinks: false)) != nil {
-            target = path + ".corrupt-" + stamp + "-\(suffix)"
-            suffix += 1
-        }
-        if rename(path, target) != 0 {
-            throw .cannotMoveAside(path: path, problem: problem, error: FileError("rename", path))
-        }
-        AtomicFile.syncDirectory(Posix.directory(of: path))
-        let notice = "\(path) was not valid (\(problem)); it was moved to \(target) and the defaults are used"
-        return LoadedPreferences(preferences: NotificationPreferences(), document: nil, notice: notice)
-    }
-
-    private func write(_ preferences: NotificationPreferences, over document: JSONValue?, to path: String) throws(PreferencesError) {
-        let text = JSONWriter.pretty(PreferencesCodec.encode(preferences, over: document, catalog: catalog))
+    private func write(_ bytes: [UInt8], to path: String) throws(PreferencesError) {
         do {
-            try AtomicFile.write(Array(text.utf8), to: path)
+            try AtomicFile.write(bytes, to: path)
         } catch {
             throw .file(named(error, path))
         }

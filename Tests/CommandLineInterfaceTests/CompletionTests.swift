@@ -35,6 +35,8 @@ import SharedLogic
         ("notif deliver ", LocalReminders.all.map(\.id)),
         ("notif completion ", ["bash", "zsh", "fish"]),
         ("notif help a", ["apply", "account"]),
+        ("notif e", ["edit"]),
+        ("notif edit --", ["--scheduler", "--help", "--version"]),
         ("notif set sound bell ", []),
     ]
 

@@ -122,6 +122,7 @@ func usageError(_ argv: [String], _ environment: [String: String] = [:]) -> Usag
         (["status", "--json=yes"], "unknown option '--json=yes' for status", "status"),
         (["status", "--", "--json"], "unexpected argument '--json' for status", "status"),
         (["apply", "x"], "unexpected argument 'x' for apply", "apply"),
+        (["edit", "settings.json"], "unexpected argument 'settings.json' for edit", "edit"),
         (["test", "x"], "unexpected argument 'x' for test", "test"),
         (["onboarding", "x"], "unexpected argument 'x' for onboarding", "onboarding"),
         (["history", "-n", "0"], "-n needs a number of 1 or more, not 0", "history"),

@@ -96,10 +96,10 @@ import TestSupport
         #expect(try pane.finished().status == 0)
     }
 
-    /// settings.json corrupted by hand under an open page: the page names where the file was
-    /// moved, applies the defaults (the entry that would still fire goes, so "none — off" is
-    /// true), and says it again after quitting.
-    @Test func aCorruptedSettingsFileIsNamedAndTheDefaultsAreApplied() throws {
+    /// settings.json broken by hand under an open page: the page shows what is wrong in place of
+    /// the settings; the file stays, the entry stays; reset (asked first) puts the defaults in
+    /// place, keeps the file as a named copy, and says where, also after quitting.
+    @Test func aBrokenSettingsFileIsShownInPlaceOfTheSettingsAndCanBeReset() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
         #expect(try sandbox.notif(["apply"], ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "embedded"]).status == 0)
@@ -109,16 +109,24 @@ import TestSupport
         let pane = try TmuxPane(notifCommand(env: env(sandbox)), width: 220, height: 40)
         try pane.waitForLine(containing: "Next reminder:") { $0.contains(" 09:00") }
         try sandbox.write("{ broken", to: sandbox.settingsPath)
-        let screen = try pane.waitFor("was moved to")
-        #expect(screen.replacingOccurrences(of: "\n", with: "").contains("settings.json.corrupt-"), "\(screen)")
-        try pane.waitForLine(containing: "Next reminder:") { $0.contains("none") }
-        #expect(waitUntil(10) { !FileManager.default.fileExists(atPath: sandbox.embeddedEntry) }, "the entry still fires while the page shows none")
-        let aside = sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings.json.corrupt-") }
-        #expect(aside.count == 1, "\(aside)")
+        _ = try pane.waitFor("line 1, column 3: the key broken has no quotes")
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains("none — settings.json cannot be read") }
+        #expect(FileManager.default.fileExists(atPath: sandbox.embeddedEntry), "the entry is kept")
+        #expect(sandbox.read(sandbox.settingsPath) == "{ broken")
+        try pane.send("d")
+        _ = try pane.waitFor("Reset to defaults?")
+        try pane.send("Left", "Enter")
+        let screen = try pane.waitFor("the old file is kept as")
+        let copies = sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings.json.before-reset-") }
+        #expect(copies.count == 1 && screen.replacingOccurrences(of: "\n", with: "").contains(copies.first ?? "?"), "\(copies) \(screen)")
+        #expect(sandbox.read(sandbox.configDir + "/" + (copies.first ?? "?")) == "{ broken")
+        // The defaults are in force: the page applies them (Tips & Updates is off by default).
+        try pane.waitForLine(containing: "Next reminder:") { $0.contains("none — off") }
+        #expect(waitUntil(10) { !FileManager.default.fileExists(atPath: sandbox.embeddedEntry) })
         try pane.send("q")
         #expect(try pane.finished().status == 0)
         let after = try pane.capture().replacingOccurrences(of: "\n", with: "")
-        #expect(after.contains("notif: warning: ") && after.contains("moved to \(sandbox.configDir)/\(aside.first ?? "?")"), "\(after)")
+        #expect(after.contains("notif: warning: settings.json was reset to the defaults; the old file is kept as \(sandbox.configDir)/\(copies.first ?? "?")"), "\(after)")
     }
 
     @Test func anIdlePageUsesNoCPU() throws {

@@ -119,11 +119,13 @@ struct RealCrontabTests {
         let binary = try NotifBinary.publicCopy(in: sandbox)
         _ = try user.run([binary, "permission", "grant"], ["NOTIF_SCHEDULER": "cron"])
         _ = try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"])
+        // The entry was written without TZ: it shows the reminder at 09:00 system time, which
+        // status gives in TZ's zone, with 09:00 there as the wanted time.
         for (tz, offsets) in [("America/New_York", ["-05:00", "-04:00"]), ("Asia/Kolkata", ["+05:30"])] {
             let status = try user.run([binary, "status", "--json"], ["NOTIF_SCHEDULER": "cron", "TZ": tz])
-            let line = status.stdout.split(separator: "\n").first { $0.contains("\"nextReminder\"") } ?? ""
-            #expect(line.contains("T09:00:00"), "\(status)")
-            #expect(offsets.contains { line.contains($0) }, "\(tz): \(line)")
+            func line(_ key: String) -> String { status.stdout.split(separator: "\n").first { $0.contains("\"\(key)\"") }.map(String.init) ?? "" }
+            #expect(line("wantedReminder").contains("T09:00:00"), "\(status)")
+            #expect(offsets.contains { line("nextReminder").contains($0) } && offsets.contains { line("wantedReminder").contains($0) }, "\(tz): \(status)")
         }
     }
 }

@@ -31,13 +31,13 @@ import TestSupport
         fixture.executable = path
         try tipsOn(fixture)
         #expect(try fixture.service.apply().succeeded)
-        var status = try fixture.service.status()
+        var status = fixture.service.status()
         #expect(status.nextReminder != nil && status.reminders.cannotFire.isEmpty, "\(status.reminders)")
         #expect(status.reminders.installed?["tips-and-updates"]?.program == path, "the program is read back from the entry")
         try FileManager.default.removeItem(atPath: path)
         // The notif that asks is another one (the installed one, say): the entry names the removed program.
         fixture.executable = ServiceFixture.installedNotif
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.nextReminder == nil)
         #expect(status.reminders.cannotFire == ["tips-and-updates": .programMissing(path)])
         #expect(status.noReminderReason?.hasPrefix("cannot fire: its program") == true, "\(status.noReminderReason ?? "")")
@@ -55,7 +55,7 @@ import TestSupport
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, systemdBooted: false)
         try tipsOn(fixture)
         #expect(try fixture.service.apply().succeeded)
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.inSync && status.nextReminder == nil)
         #expect(status.reminders.next == .none(.cannotFire(.noSystemd)))
         #expect(status.noReminderReason?.contains("not started with systemd") == true && status.noReminderReason?.contains("notif set scheduler") == true)
@@ -63,7 +63,7 @@ import TestSupport
         #expect(fixture.service.json(status)["cannotFire"]?["tips-and-updates"]?["reason"] == .string("noSystemd"))
         // Started with systemd, the timer waits for the manager at the next login: it fires then.
         fixture.probe.systemdBooted = true
-        #expect(try fixture.service.status().nextReminder != nil)
+        #expect(fixture.service.status().nextReminder != nil)
     }
 
     @Test func builtInEntriesWithoutTheDaemonCannotFire() throws {
@@ -72,17 +72,17 @@ import TestSupport
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
         try tipsOn(fixture)
         #expect(try fixture.service.apply().succeeded)
-        var status = try fixture.service.status()
+        var status = fixture.service.status()
         #expect(status.nextReminder == nil && status.reminders.next == .none(.cannotFire(.daemonNotRunning)))
         #expect(status.noReminderReason?.contains("start `notif daemon`") == true)
         #expect(status.firing["tips-and-updates"]?.hasPrefix("cannot fire: built-in entries fire only while `notif daemon` runs") == true)
         fixture.probe.embeddedDaemonRunning = true
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.nextReminder != nil && status.firing["tips-and-updates"]?.hasPrefix("notif daemon at 09:00") == true)
         // Its autostart entry starts it at the next login: entries wait, they do not count as dead.
         fixture.probe.embeddedDaemonRunning = false
         fixture.probe.embeddedAutostart = true
-        #expect(try fixture.service.status().nextReminder != nil)
+        #expect(fixture.service.status().nextReminder != nil)
     }
 }
 

@@ -17,7 +17,7 @@ import Storage
         try FileIO.makeDirectory(paths.configDirectory)
         try FileIO.makeDirectory(EmbeddedScheduler(paths: paths, owner: testOwner).directory)
         let made = DaemonWatches.places(paths: paths, tz: "Europe/Berlin")
-        #expect(made.contains(WatchedPlace(directory: paths.configDirectory, names: .only(["settings.json"]))))
+        #expect(made.contains(WatchedPlace(directory: paths.configDirectory, names: .only(["settings.json"]), finishedWritesOnly: true)))
         #expect(made.contains(WatchedPlace(directory: EmbeddedScheduler(paths: paths, owner: testOwner).directory, names: .visible)))
         #expect(made.contains(WatchedPlace(directory: "/usr/share/zoneinfo/Europe", names: .only(["Berlin"]))))
         #expect(!made.contains { $0.path == "/etc/localtime" })
@@ -34,6 +34,6 @@ import Storage
         _ = FileManager.default.createFile(atPath: scratch.path + "/dotfiles/notif.json", contents: Data("{}".utf8))
         _ = symlink(scratch.path + "/dotfiles/notif.json", paths.settingsFile)
         let places = DaemonWatches.places(paths: paths, tz: "UTC")
-        #expect(places.contains(WatchedPlace(directory: scratch.path + "/dotfiles", names: .only(["notif.json"]))))
+        #expect(places.contains(WatchedPlace(directory: scratch.path + "/dotfiles", names: .only(["notif.json"]), finishedWritesOnly: true)))
     }
 }

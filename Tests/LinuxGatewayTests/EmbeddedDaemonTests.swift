@@ -32,11 +32,13 @@ struct DaemonFixture {
 
     /// Runs the daemon from the clock's time until `end`, with `events` happening on the way.
     @discardableResult
-    func run(until end: String, events: [(String, () -> Void)] = []) -> SimulatedSleeper {
+    func run(until end: String, events: [(String, () -> Void)] = [], log: @escaping (String) -> Void = { _ in }) -> SimulatedSleeper {
         let sleeper = SimulatedSleeper(clock: clock, until: ISO8601.parse(end)!,
                                        events: events.map { (ISO8601.parse($0.0)!, $0.1) })
         let zone = self.zone
-        EmbeddedDaemon(context: fixture.context, zone: { zone.current }, sleeper: sleeper, log: { _ in }).run()
+        let daemon = EmbeddedDaemon(context: fixture.context, zone: { zone.current }, sleeper: sleeper, log: log)
+        daemon.settlingTime = 0.05
+        daemon.run()
         return sleeper
     }
 
@@ -49,6 +51,35 @@ struct DaemonFixture {
 }
 
 @Suite struct EmbeddedDaemonTests {
+    /// settings.json written with a mistake (in place, as an editor saves), or gone: the daemon
+    /// keeps the schedule as it is and says why once; a later good write is acted on.
+    @Test func aSettingsFileThatDoesNotParseKeepsTheSchedule() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T07:00:00+01:00")
+        let path = daemon.fixture.service.context.store.settingsPath
+        let entries = EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration)
+        final class Lines: @unchecked Sendable { var all: [String] = [] }
+        let log = Lines()
+        var heldAtNine: [EmbeddedEntry] = []
+        let bad = "{\"tipsAndUpdates\": false,}"
+        daemon.run(until: "2026-12-01T08:59:00+01:00", events: [
+            ("2026-12-01T07:10:00+01:00", { try? bad.write(toFile: path, atomically: false, encoding: .utf8) }),
+            ("2026-12-01T07:20:00+01:00", { try? bad.write(toFile: path, atomically: false, encoding: .utf8) }),
+            ("2026-12-01T07:30:00+01:00", { try? FileManager.default.removeItem(atPath: path) }),
+            ("2026-12-01T08:58:00+01:00", { heldAtNine = (try? entries.entries()) ?? [] }),
+        ], log: { log.all.append($0) })
+        #expect(heldAtNine.map(\.id) == ["tips-and-updates"], "the schedule is kept: \(log.all)")
+        let said = log.all.filter { $0.hasPrefix("settings not used: ") }
+        #expect(said == ["settings not used: \(path) line 1, column 25: a comma before } — remove it; the built-in schedule is kept as it is",
+                         "settings not used: \(path) is not there; the built-in schedule is kept as it is"], "\(log.all)")
+        #expect(!log.all.contains { $0.contains("cancelled") })
+        // A good write that says so turns it off.
+        daemon.run(until: "2026-12-01T09:30:00+01:00", events: [
+            ("2026-12-01T09:05:00+01:00", { try? "{\"tipsAndUpdates\": false}".write(toFile: path, atomically: false, encoding: .utf8) }),
+        ], log: { log.all.append($0) })
+        #expect(log.all.contains("settings changed: tips-and-updates cancelled"), "\(log.all)")
+        #expect(try entries.entries().isEmpty)
+    }
+
     /// An entry written with TZ set keeps that zone: a daemon started in another zone (at a
     /// login without that TZ, say) still shows the reminder at 09:00 in the entry's zone.
     @Test func anEntryWrittenWithTZFiresAtNineInThatZone() throws {

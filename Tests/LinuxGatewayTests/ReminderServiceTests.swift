@@ -140,7 +140,7 @@ struct ServiceFixture {
         #expect(try fixture.service.apply().succeeded)
         let lines = (fixture.crontab.current ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.prefix(10)) }
         #expect(lines == ["SHELL=/bin", "PATH=/usr/", "30 11 * * ", "30 12 * * ", "@reboot [ "], "\(fixture.crontab.current ?? "")")
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.inSync, "\(status.outOfSync)")
         #expect(status.firing["tips-and-updates"] == "cron at 11:30 and 12:30 system time (Etc/UTC); the run that is 09:00 in America/St_Johns shows it")
         let typed = fixture.service.json(status)["firingSchedule"]?["tips-and-updates"]
@@ -149,7 +149,7 @@ struct ServiceFixture {
         // Seen without TZ, the entry is another zone's: status says it does not match.
         fixture.environment = [:]
         fixture.zone = systemZone("Etc/UTC")
-        let plain = try fixture.service.status()
+        let plain = fixture.service.status()
         #expect(!plain.inSync && plain.firing["tips-and-updates"]?.contains("not 09:00 in Etc/UTC") == true, "\(plain.firing)")
     }
 
@@ -218,7 +218,7 @@ struct ServiceFixture {
         fixture.desktop.answer = .busy
         #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .skipped)
         #expect(try fixture.service.context.deliveryLog.newest(10).map(\.outcome) == [.waiting])
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.lastDelivery == nil && status.lastAttempt?.outcome == .waiting && !status.waiting)
     }
 
@@ -227,7 +227,7 @@ struct ServiceFixture {
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
         #expect(fixture.service.test().outcome == .delivered)
         #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .delivered)
-        #expect(try fixture.service.status().lastDelivery?.kind == .scheduled)
+        #expect(fixture.service.status().lastDelivery?.kind == .scheduled)
         try fixture.save { $0.permission = .denied }
         #expect(fixture.service.test().outcome == .skipped)
         #expect(fixture.desktop.shown.map(\.summary) == ["notif test notification"], "\(fixture.desktop.shown)")
@@ -269,11 +269,11 @@ struct ServiceFixture {
     @Test func statusReportsPlanInstalledSyncAndNextReminder() throws {
         let fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
         try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
-        var status = try fixture.service.status()
+        var status = fixture.service.status()
         #expect(status.planned == ["tips-and-updates"] && status.installed == [] && !status.inSync)
         #expect(status.nextReminder == nil)
         _ = try fixture.service.apply()
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.inSync && status.installed == ["tips-and-updates"])
         #expect(status.nextReminder.map { ISO8601.format($0, in: fixture.service.context.zone) } == "2026-12-02T09:00:00+01:00")
         let json = fixture.service.json(status)
@@ -283,7 +283,7 @@ struct ServiceFixture {
             #expect(json[key] != nil, "missing \(key)")
         }
         try fixture.save { $0.permission = .denied }
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(!status.inSync && status.noReminderReason == "permission is Don't allow")
     }
 
@@ -294,34 +294,34 @@ struct ServiceFixture {
         fixture.scheduler = .systemd
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
         #expect(try fixture.service.apply().succeeded)
-        var status = try fixture.service.status()
+        var status = fixture.service.status()
         #expect(status.inSync && status.installed == ["tips-and-updates"])
         // Not started with systemd: no login starts a manager, so the warning says the timer cannot fire, and what to do.
         #expect(status.warnings.contains { $0.hasPrefix("systemd's timers cannot fire on this machine") && $0.contains("`notif set scheduler auto`") },
                 "\(status.warnings)")
         #expect(!status.warnings.contains { $0.contains("next login") }, "\(status.warnings)")
         fixture.probe.systemdBooted = true
-        #expect(try fixture.service.status().warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
+        #expect(fixture.service.status().warnings.contains { $0.contains("no systemd user manager is running") && $0.contains("next login") })
         fixture.probe.systemdBooted = false
         #expect(status.schedulerState == "no systemd user manager, and this machine was not started with systemd: its timers cannot fire")
         // Neither systemd nor cron: the built-in scheduler, which needs `notif daemon`.
         fixture.scheduler = nil
         #expect(try fixture.service.apply().succeeded)
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.choice.kind == .embedded && status.inSync)
         #expect(status.warnings.contains { $0.contains("`notif daemon` is not running") })
         #expect(fixture.service.json(status)["scheduler"] == .string("embedded"))
         #expect(fixture.service.json(status)["schedulerState"] == .string("notif daemon is not running"))
         fixture.probe.embeddedDaemonRunning = true
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.warnings.isEmpty && status.schedulerState == "notif daemon running")
         // A systemd user manager that appears does not move entries off a built-in scheduler
         // that runs (auto keeps what can still hold them) ...
         fixture.probe.systemdUserManagerRunning = true
-        #expect(try fixture.service.status().choice.kind == .embedded)
+        #expect(fixture.service.status().choice.kind == .embedded)
         // ... but once nothing runs the built-in scheduler, auto picks systemd.
         fixture.probe.embeddedDaemonRunning = false
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.choice.kind == .systemd && status.schedulerState == "user manager running")
     }
 
@@ -330,7 +330,7 @@ struct ServiceFixture {
         let owner = fixture.service.context.configuration
         let block = "\(CrontabBlock.beginMarker(owner))\n# notif reminder: tips-and-updates\n0 9 * * * /src/notif/.build/debug/notif deliver tips-and-updates\n\(CrontabBlock.endMarker(owner))\n"
         _ = fixture.crontab.respond(.init(argv: ["crontab", "-"], input: Array(block.utf8), environment: [:]))
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.warnings.contains { $0.contains("build folder") })
     }
 }
@@ -367,7 +367,7 @@ struct ServiceFixture {
         #expect(fixture.crontab.currentBytes == nil)
         #expect(try fixture.service.context.store.load().preferences.tipsAndUpdates, "the setting stays saved")
         // status says why, and that nothing fires.
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(!status.inSync && status.nextReminder == nil)
         #expect(status.warnings.contains { $0.contains(expected) }, "\(status.warnings)")
     }

@@ -192,7 +192,7 @@ import Storage
         let plain = try fixture.service.apply()
         #expect(plain.succeeded && plain.change == nil && plain.report.result(for: "tips-and-updates") == .unchanged)
         #expect(try holders(fixture) == [.cron])
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.choice.kind == .cron && status.inSync && status.installed == ["tips-and-updates"])
         #expect(fixture.service.json(status)["schedulerChoice"] == .string("auto"))
         #expect(fixture.service.json(status)["scheduler"] == .string("cron"))

@@ -32,7 +32,7 @@ import Testing
         // Another overridden run leaves the choice pending.
         #expect(try fixture.service.apply().succeeded && holders(fixture) == [.embedded])
         fixture.scheduler = nil
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.choice.kind == .cron && status.choice.why == "you chose cron", "\(status.choice)")
         let plain = try fixture.service.apply()
         #expect(plain.succeeded && plain.change == SchedulerChange(from: .embedded, to: .cron, why: "you chose cron"), "\(plain)")
@@ -50,7 +50,7 @@ import Testing
         fixture.scheduler = .embedded
         #expect(try fixture.service.apply().succeeded)
         fixture.scheduler = nil
-        let status = try fixture.service.status()
+        let status = fixture.service.status()
         #expect(status.choice.kind == .cron, "\(status.choice)")
         #expect(status.installed == ["tips-and-updates"] && status.reminders.scheduler == .embedded, "\(status.reminders)")
         #expect(!status.inSync && status.outOfSync == ["tips-and-updates is on embedded; `notif apply` moves it to cron"], "\(status.outOfSync)")
@@ -58,7 +58,7 @@ import Testing
         #expect(fixture.service.json(status)["holder"] == .string("embedded"))
         // The apply moves it; status then reads cron.
         #expect(try fixture.service.apply().change?.to == .cron)
-        let after = try fixture.service.status()
+        let after = fixture.service.status()
         #expect(after.inSync && after.reminders.scheduler == .cron && after.installed == ["tips-and-updates"])
     }
 
@@ -69,9 +69,9 @@ import Testing
         try on(fixture)
         #expect(try fixture.service.apply().succeeded)
         let berlin = fixture.zone
-        #expect(try fixture.service.status().nextReminder.map { ISO8601.format($0, in: berlin) } == "2026-12-01T09:00:00+01:00")
+        #expect(fixture.service.status().nextReminder.map { ISO8601.format($0, in: berlin) } == "2026-12-01T09:00:00+01:00")
         try fixture.service.context.state.recordDelivered("tips-and-updates", on: CivilDate(year: 2026, month: 12, day: 1))
-        #expect(try fixture.service.status().nextReminder.map { ISO8601.format($0, in: berlin) } == "2026-12-02T09:00:00+01:00")
+        #expect(fixture.service.status().nextReminder.map { ISO8601.format($0, in: berlin) } == "2026-12-02T09:00:00+01:00")
         // It is deliver's own rule: a run at that 09:00 would skip.
         let reminder = LocalReminders.all[0]
         let due = ReminderClock.fireInstant(of: reminder.time, on: CivilDate(year: 2026, month: 12, day: 1), in: berlin)

@@ -103,7 +103,7 @@ import Testing
         let file = try String(contentsOfFile: fixture.scratch.paths.settingsFile, encoding: .utf8)
         #expect(file.contains("\"promotions\": false,\n  \"weeklyReview\": true,\n  \"sound\""), "\(file)")
         #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .installed)
-        var status = try fixture.service.status()
+        var status = fixture.service.status()
         #expect(status.planned == ["weekly-review"] && status.installed == ["weekly-review"] && status.inSync, "\(status.reminders)")
         let json = fixture.service.json(status)
         #expect(json["nextReminder"] == .string("2026-12-07T10:00:00+01:00"), "\(json)")
@@ -111,7 +111,7 @@ import Testing
         #expect(json["preferences"]?["weeklyReview"] == .bool(true))
         try fixture.save { $0[LongerTable.toggle] = false }
         #expect(try fixture.service.apply().report.result(for: Self.weekly.id) == .cancelled)
-        status = try fixture.service.status()
+        status = fixture.service.status()
         #expect(status.installed == [] && status.reminders.next == .none(.blocked(.preferenceOff, reminderID: "tips-and-updates")))
     }
 

@@ -18,7 +18,7 @@ import Testing
     }
 
     func installed(_ fixture: AppFixture) throws -> [String]? {
-        try fixture.service.status().installed
+        fixture.service.status().installed
     }
 
     @Test func setWhilePermissionIsUndecidedSavesTheToggleAndSchedulesNothing() throws {

@@ -39,7 +39,7 @@ import TestSupport
             Issue.record("not a failed commit")
             return
         }
-        #expect(failed == changes && preferences == NotificationPreferences())
+        #expect(failed == changes && preferences == nil, "what is saved cannot be read either")
         #expect(message.contains(fixture.scratch.path + "/config"), "\(message)")
     }
 
@@ -103,17 +103,27 @@ import TestSupport
         #expect(status.facts.entries?[tips] == nil)
     }
 
-    @Test func aReloadAnswersWithTheFileAndTellsWhenItWasCorrupt() throws {
+    /// A reload answers with the file; one that does not parse (once quiet) with why, the file
+    /// kept as it is; none at all changes nothing.
+    @Test func aReloadAnswersWithTheFileOrWhyItCannotBeRead() throws {
         let fixture = AppFixture()
         try fixture.context.store.update { $0 = allowed }
         #expect(effects(fixture).perform(.reloadPreferences) == .preferencesReloaded(allowed, notice: nil))
-        try "{ not json".write(toFile: fixture.context.store.settingsPath, atomically: false, encoding: .utf8)
-        guard case .preferencesReloaded(let preferences, let notice?)? = effects(fixture).perform(.reloadPreferences) else {
-            Issue.record("a corrupt file was not told")
+        let path = fixture.context.store.settingsPath
+        try "{ not json".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(effects(fixture).perform(.reloadPreferences) == .settingsUnreadable(path + " line 1, column 3: the key not has no quotes — put it in double quotes: \"not\""))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{ not json")
+        // Reset: the defaults, the file kept beside it and named.
+        guard case .preferencesReloaded(let preferences, let notice?)? = effects(fixture).perform(.resetSettings) else {
+            Issue.record("the reset did not answer with the settings")
             return
         }
-        #expect(preferences == NotificationPreferences())
-        #expect(notice.contains("settings.json.corrupt-"), "\(notice)")
+        #expect(preferences.tipsAndUpdates == false && preferences.onboardingCompleted)
+        let copy = try #require(notice.split(separator: " ").last.map(String.init))
+        #expect(copy.hasPrefix(path + ".before-reset-"), "\(notice)")
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{ not json")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(effects(fixture).perform(.reloadPreferences) == nil)
     }
 
     @Test func aTestNotificationSaysWhetherItWasShownAndTheHistoryListsIt() throws {

@@ -14,7 +14,7 @@ import Testing
         change(&preferences)
         let facts = SchedulerFacts(scheduler: .cron, entries: entry.map { [$0.id: $0] } ?? [:], schedulerCannotFire: cannotFire)
         let status = ReminderStatus.compute(preferences, facts: facts, nextFire: [tips.id: Instant(seconds: 1_796_115_600)])
-        let report = StatusReport(preferences: preferences, notice: nil, choice: SchedulerChoice(kind: .cron, forced: false), schedulerState: nil,
+        let report = StatusReport(preferences: preferences, choice: SchedulerChoice(kind: .cron, forced: false), schedulerState: nil,
                                   reminders: status, lastDelivery: nil, warnings: [], schedulers: [])
         return Commands.reminderValue(tips, report: report)
     }

@@ -32,6 +32,24 @@ import TestSupport
         #expect(NextReminderText.describe(preferences, Self.installed) == expected)
     }
 
+    /// An entry written for another zone shows the reminder at another time: the page gives
+    /// that time first, then the wanted one, and `r` (shown on the key bar) applies again; an
+    /// entry that never comes at the reminder's time says so.
+    @Test func anEntryThatFiresAtAnotherTimeSaysBoth() {
+        var entry = InstalledEntry(id: "tips-and-updates", current: false)
+        entry.showing = .at(ZoneRules.utc.resolve(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 14, minute: 30)))
+        var status = SchedulerStatus(facts: SchedulerFacts(scheduler: .embedded, entries: ["tips-and-updates": entry]),
+                                     nextFire: ["tips-and-updates": ZoneRules.utc.resolve(Self.nine)])
+        #expect(NextReminderText.describe(Self.wanted(), status) == "Mon 30 Nov 14:30, not Mon 30 Nov 09:00 (r schedules it then)")
+        var s = Script(preferences: Self.wanted { $0.onboardingCompleted = true }, status: status)
+        #expect(s.screen.contains("r retry"), "\(s.screen)")
+        s.settles = false
+        #expect(s.press(.char("r")) == [.apply(choosing: false)])
+        entry.showing = .never
+        status.facts.entries = ["tips-and-updates": entry]
+        #expect(NextReminderText.describe(Self.wanted(), status) == "none — its entry never comes at the reminder's time (r rewrites it)")
+    }
+
     @Test func noSchedulerAvailableIsSaid() {
         let none = SchedulerStatus(scheduler: nil, installed: nil, warnings: ["no scheduler"], checked: true)
         #expect(NextReminderText.describe(Self.wanted(), none) == "none — no scheduler available")

@@ -165,7 +165,7 @@ import SharedLogic
             s.press(close)
             #expect(s.state.screen == .page)
         }
-        var s = Script(preferences: .with { _ in }, size: TerminalSize(width: 80, height: 60))
+        var s = Script(preferences: .with { _ in }, size: TerminalSize(width: 80, height: 70))
         s.press(.char("?"))
         let text = s.screen
         for binding in KeyMap.bindings {
@@ -177,7 +177,7 @@ import SharedLogic
         #expect(small.state.helpScroll == 3)
         #expect(small.canvas.text != Script(preferences: .with { _ in }).canvas.text)
         // Help that does not fit says where the view is and that there is more.
-        #expect(!text.contains("more below") && !text.contains("more above"), "the help fits at 80x60")
+        #expect(!text.contains("more below") && !text.contains("more above"), "the help fits at 80x70")
         var top = Script(preferences: .with { _ in })
         top.press(.char("?"))
         let total = HelpScreen.layout(width: 78, unicode: true).count
@@ -289,7 +289,23 @@ import SharedLogic
             return expect([.apply(choosing: false)], "the apply is retried") { $0.retrying && $0.error == "Not scheduled: x" }
         case (.page, .help):
             return expect("the help screen opens at its top") { $0.screen == .help && $0.helpScroll == 0 }
-        case (.page, .quit), (.dialog, .quit), (.list, .quit), (.screen, .quit), (.wizard, .quit):
+        case (.problem, .edit):
+            state.settingsProblem = "settings.json line 1, column 2: x — y"
+            let before = state
+            return expect([.editSettings], "the editor is asked for, nothing else changes") { $0 == before }
+        case (.problem, .reload):
+            state.settingsProblem = "settings.json line 1, column 2: x — y"
+            return expect([.reloadPreferences], "the file is read again, and the page says so") {
+                $0.settingsProblem != nil && $0.notice?.text.contains("again") == true
+            }
+        case (.problem, .resetSettings):
+            state.settingsProblem = "settings.json line 1, column 2: x — y"
+            return expect("the reset is asked about, Cancel focused") { $0.dialog == .resetSettings(focus: .cancel) }
+        case (.problem, .help):
+            state.settingsProblem = "settings.json line 1, column 2: x — y"
+            return expect("the help screen opens at its top") { $0.screen == .help && $0.settingsProblem != nil }
+        case (.page, .quit), (.dialog, .quit), (.list, .quit), (.screen, .quit), (.wizard, .quit), (.problem, .quit):
+            if context == .problem { state.settingsProblem = "settings.json line 1, column 2: x — y" }
             if context == .dialog { state.dialog = .permission(focus: .allow, reason: .requested) }
             if context == .list { state.dialog = .soundList(selected: .default) }
             if context == .screen { state.screen = .help }
@@ -362,6 +378,7 @@ import SharedLogic
             if context == .list { state.dialog = .soundList(selected: .default) }
             if context == .screen { state.screen = .help }
             if context == .wizard { state.screen = .onboarding(.welcome) }
+            if context == .problem { state.settingsProblem = "settings.json line 1, column 2: x — y" }
             let before = state
             return expect([command == .quitNow ? .quit : .suspend], command == .quitNow ? "quits at once" : "suspends") { $0 == before }
         case (.wizard, .previous), (.wizard, .next):

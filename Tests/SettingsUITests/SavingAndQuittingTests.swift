@@ -149,19 +149,53 @@ import SharedLogic
         }
     }
 
-    /// A settings file found corrupt while the page is open (and moved aside): the page names
-    /// where it went and applies the defaults, so it never shows "none — off" over an entry that
-    /// still fires; the notice is kept for after quitting.
-    @Test func aCorruptSettingsFileMovedAsideIsNamedAndTheDefaultsAreApplied() {
+    static let problem = "/h/.config/notif/settings.json line 12, column 22: a comma before } — remove it"
+
+    /// settings.json found not to parse while the page is open: the problem, in place of the
+    /// settings, with what can be done; nothing is applied (the scheduler keeps what it holds)
+    /// and nothing can be changed until it reads.
+    @Test func aSettingsFileThatDoesNotParseIsShownInPlaceOfTheSettings() {
         var s = fresh()
         let on = NotificationPreferences.with { $0.tipsAndUpdates = true; $0.permission = .granted }
         _ = s.send(.preferencesReloaded(on))
         _ = s.send(.statusRefreshed(.cronFiring))
-        let notice = "/h/.config/notif/settings.json was not valid (not valid JSON: x); it was moved to /h/.config/notif/settings.json.corrupt-20261130T211433Z and the defaults are used"
-        #expect(s.send(.preferencesReloaded(NotificationPreferences(), notice: notice)) == [.apply(choosing: false)])
-        #expect(s.state.preferences == NotificationPreferences())
-        #expect(s.state.settingsNotices == [notice])
-        #expect(s.screen.contains("settings.json.corrupt-20261130T211433Z"), "\(s.screen)")
+        s.settles = false
+        #expect(s.send(.settingsUnreadable(Self.problem)) == [.refreshStatus])
+        s.settle()
+        #expect(s.state.savedPreferences == on, "the settings last read stay what the page knows")
+        let screen = s.screen
+        #expect(screen.contains("line 12, column 22: a comma before } — remove"), "\(screen)")
+        #expect(screen.contains("Next reminder: none — settings.json cannot be read"), "\(screen)")
+        #expect(!screen.contains("[x]") && !screen.contains("Tips & Updates"), "no settings shown: \(screen)")
+        // Keys that would change a setting do nothing; the problem's own keys ask the shell.
+        for key in [Key.char(" "), .right, .char("p"), .char("t"), .char("s")] { #expect(s.press(key).isEmpty, "\(key)") }
+        #expect(s.press(.char("e")) == [.editSettings])
+        #expect(s.press(.char("r")) == [.reloadPreferences])
+        // Reset asks first; Cancel (the default) and Esc change nothing.
+        #expect(s.press(.char("d")).isEmpty)
+        #expect(s.state.dialog == .resetSettings(focus: .cancel))
+        assertSnapshot(s.canvas, named: "settings-reset-question")
+        #expect(s.press(.enter).isEmpty && s.state.dialog == nil)
+        #expect(s.press(.char("d"), .escape).isEmpty && s.state.dialog == nil)
+        #expect(s.press(.char("d"), .left, .enter) == [.resetSettings])
+        // It reads again (fixed, or reset): the page is back, and the scheduler is brought in line.
+        let reset = "settings.json was reset to the defaults; the old file is kept as /h/.config/notif/settings.json.before-reset-20261201T080000Z"
+        #expect(s.send(.preferencesReloaded(NotificationPreferences(), notice: reset)) == [.apply(choosing: false)])
+        #expect(s.state.settingsProblem == nil && s.state.settingsNotices == [reset])
+        #expect(s.screen.contains("Tips & Updates") && s.screen.contains("before-reset-20261201T080000Z"), "\(s.screen)")
+    }
+
+    /// A page that starts on a file that does not parse applies nothing, and quitting says so.
+    @Test func aPageStartedOnABadFileAppliesNothing() {
+        var state = AppState(preferences: NotificationPreferences(), status: SchedulerStatus(checked: false))
+        state.settingsProblem = Self.problem
+        var s = Script(state)
+        s.settles = false
+        #expect(s.send(.opened) == [.refreshStatus])
+        assertSnapshot(s.canvas, named: "settings-problem")
+        #expect(s.press(.char("q")) == [.quit])
+        s.state.size = SettingsApp.minimumSize
+        assertSnapshot(s.canvas, named: "settings-problem-minimum")
     }
 
     @Test func whatOthersChangeIsShownAndTheSchedulerReadAgain() {

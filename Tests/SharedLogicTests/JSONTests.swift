@@ -15,31 +15,62 @@ import TestSupport
         #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
     }
 
+    /// Each mistake people make by hand, with where it is and the fix.
     @Test(arguments: [
-        ("", "empty"),
-        ("{", "ends inside an object"),
-        (#"{"a": 1,}"#, "expected a quoted key"),
-        (#"{"a": 1 "b": 2}"#, "expected ',' or '}'"),
-        (#"{"a": 1, "a": 2}"#, "appears twice"),
-        ("[1, 2", "ends inside an array"),
-        ("01", "leading zeros"),
-        ("1.", "decimal point"),
-        ("tru", "unknown word"),
-        ("\"abc", "ends inside a string"),
-        ("\"a\u{01}\"", "control character"),
-        ("\"\\x\"", "unknown escape"),
+        ("", "line 1, column 1: the file is empty — write {} in it for the defaults, or remove it"),
+        ("{", "line 1, column 2: the text ends inside an object (opened at line 1, column 1) — add the closing }"),
+        (#"{"a": 1,}"#, "line 1, column 8: a comma before } — remove it"),
+        ("{\n  \"a\": 1,\n  \"b\": [1, 2,],\n}", "line 3, column 13: a comma before ] — remove it"),
+        (#"{"a": 1 "b": 2}"#, "line 1, column 9: a comma is missing before this key — add a comma"),
+        (#"{"a": 1, "a": 2}"#, "line 1, column 10: the key \"a\" appears twice — keep one of them"),
+        ("[1, 2", "line 1, column 6: the text ends inside a list (opened at line 1, column 1) — add the closing ]"),
+        ("[1 2]", "line 1, column 4: expected a comma or ]"),
+        ("01", "line 1, column 2: a number with a leading zero — remove the leading zero"),
+        ("1.", "line 1, column 3: a decimal point without digits after it"),
+        ("tru", "line 1, column 1: the word tru — use true, false or null"),
+        (#"{"a": yes}"#, "line 1, column 7: the word yes — use true, false or null, or put text in double quotes"),
+        ("{'a': 1}", "line 1, column 2: a key in single quotes — use double quotes"),
+        ("{\"a\": 'x'}", "line 1, column 7: a text in single quotes — use double quotes"),
+        ("{a: 1}", "line 1, column 2: the key a has no quotes — put it in double quotes: \"a\""),
+        (#"{"a" 1}"#, "line 1, column 6: no ':' after the key \"a\""),
+        ("\"abc", "line 1, column 5: the text ends inside a string — add the closing \""),
+        ("\"ab\nc\"", "line 1, column 4: a line break inside a string"),
+        ("\"a\u{01}\"", "line 1, column 3: a control character inside a string"),
+        ("\"\\x\"", "line 1, column 2: an unknown escape \\x in a string"),
         (#""\ud83d""#, "high surrogate"),
-        ("{} {}", "after the JSON value"),
-        ("\u{FEFF}{}", "byte order mark"),
-        ("\0", "NUL"),
-        ("// c\n{}", "unexpected character"),
+        ("{} {}", "line 1, column 4: more text after the end of the settings — remove it"),
+        ("\0", "line 1, column 1: a NUL byte"),
+        ("// c\n{}", "line 1, column 1: a comment — remove it: JSON has no comments"),
+        ("{\"a\": 1 /* b */}", "line 1, column 9: a comment — remove it"),
+        ("{\"a\": 1} // b", "line 1, column 10: a comment — remove it"),
+        ("{\"a\": [1, /* b */ 2]}", "line 1, column 11: a comment — remove it"),
+        ("{\"é\": x}", "line 1, column 7: the word x"),
     ])
     func rejectsBadText(text: String, expected: String) {
         #expect {
             try JSONParser.parse(text)
         } throws: { error in
-            "\(error)".contains(expected)
+            "\(error)".hasPrefix(expected) || !expected.hasPrefix("line") && "\(error)".contains(expected)
         }
+    }
+
+    /// A UTF-8 byte order mark is skipped (RFC 8259 §8.1 lets a parser ignore one).
+    @Test func aByteOrderMarkIsSkippedAndUTF16IsNamed() throws {
+        #expect { try JSONParser.parse([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00]) } throws: {
+            "\($0)" == "line 1, column 1: the file is UTF-16 — save it as UTF-8"
+        }
+        #expect(try JSONParser.parse("\u{FEFF}{\"a\": 1}") == .object([JSONMember("a", .int(1))]))
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("{}\u{FEFF}") }
+    }
+
+    /// Where a value starts, by the keys leading to it; nil when there is none.
+    @Test func valuesAreLocatedByTheirKeys() {
+        let text = Array("\u{FEFF}{\n  \"a\": {\"b\": [1, 2]},\n  \"c\": true\n}".utf8)
+        func at(_ keys: [String]) -> [Int]? { JSONParser.location(ofValueAt: keys, in: text).map { [$0.line, $0.column] } }
+        #expect(at([]) == [1, 1])
+        #expect(at(["a", "b"]) == [2, 14])
+        #expect(at(["c"]) == [3, 8])
+        #expect(at(["d"]) == nil)
     }
 
     /// Small objects are checked by a scan and big ones by a set: a repeat is found either way,

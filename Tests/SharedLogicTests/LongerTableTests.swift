@@ -27,7 +27,7 @@ import Testing
         let text = JSONWriter.pretty(document).description
         #expect(text.contains("\"weeklyReview\": true"), "\(text)")
         #expect(try PreferencesCodec.decode(Array(text.utf8), catalog: table)[LongerTable.toggle])
-        #expect(throws: PreferencesDecodingError.wrongType(key: "weeklyReview", expected: "true or false", found: "a string")) {
+        #expect(throws: PreferencesDecodingError.wrongType(key: "weeklyReview", expected: "true or false", found: "\"yes\"")) {
             try PreferencesCodec.decode(Array("{\"weeklyReview\": \"yes\"}".utf8), catalog: table)
         }
     }

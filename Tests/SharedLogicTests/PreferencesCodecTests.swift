@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SharedLogic
 
 @Suite struct PreferencesCodecTests {
@@ -34,19 +35,20 @@ import Testing
     @Test(arguments: [
         (#"[]"#, "top level is an array"),
         (#""x""#, "top level is a string"),
-        (#"{"tipsAndUpdates": "yes"}"#, #""tipsAndUpdates" is a string, expected true or false"#),
-        (#"{"pushNotifications": 1}"#, #""pushNotifications" is a number"#),
-        (#"{"sound": "trumpet"}"#, #""sound" is "trumpet", expected one of default, chime, bell, silent"#),
-        (#"{"permission": true}"#, #""permission" is a boolean"#),
-        (#"{"mode": "admin"}"#, #""mode" is "admin""#),
-        (#"{"version": "1"}"#, #""version" is a string"#),
+        (#"{"tipsAndUpdates": "yes"}"#, #""tipsAndUpdates" is "yes" — use true or false"#),
+        (#"{"pushNotifications": 1}"#, #""pushNotifications" is 1 — use true or false"#),
+        (#"{"sound": "trumpet"}"#, #""sound" is "trumpet" — use default, chime, bell or silent"#),
+        (#"{"permission": true}"#, #""permission" is true — use "notDetermined", "granted" or "denied""#),
+        (#"{"mode": "admin"}"#, #""mode" is "admin" — use guest or account"#),
+        (#"{"version": "1"}"#, #""version" is "1" — use a whole number (1)"#),
         (#"{"version": 1.5}"#, #""version" is 1.5"#),
         (#"{"version": -1}"#, #""version" is -1"#),
-        (#"{"account": "x"}"#, #""account" is a string"#),
-        (#"{"scheduler": "anacron"}"#, #""scheduler" is "anacron", expected one of auto, systemd, cron, embedded"#),
-        (#"{"scheduler": 2}"#, #""scheduler" is a number"#),
+        (#"{"account": "x"}"#, #""account" is "x" — use an object"#),
+        (#"{"scheduler": "anacron"}"#, #""scheduler" is "anacron" — use auto, systemd, cron or embedded"#),
+        (#"{"scheduler": 2}"#, #""scheduler" is 2"#),
         (#"{"scheduler": null}"#, #""scheduler" is null"#),
-        (#"{"account": {"server": 3}}"#, #""account.server" is a number"#),
+        (#"{"account": {"server": 3}}"#, #""account.server" is 3 — use the server's address in double quotes"#),
+        (#"{"promotions": [true]}"#, #""promotions" is an array — use true or false"#),
         (#"{"version": 2}"#, "version 2, newer than"),
     ])
     func wrongTypesAreNamed(text: String, message: String) {
@@ -54,6 +56,47 @@ import Testing
             try PreferencesCodec.decode(Array(text.utf8))
         } throws: { error in
             (error as? PreferencesDecodingError)?.description.contains(message) == true
+        }
+    }
+
+    /// A wrong value is placed by line and column, where the value starts.
+    @Test(arguments: [
+        ("{\n  \"sound\": \"trumpet\"\n}", "line 2, column 12: \"sound\" is \"trumpet\""),
+        ("{\"account\": {\"server\": 443}}", "line 1, column 24: \"account.server\" is 443"),
+        ("  [1]", "line 1, column 3: the top level is an array"),
+        ("{\"a\": {\"sound\": 1}, \"sound\": \"x\"}", "line 1, column 30: \"sound\" is \"x\""),
+    ])
+    func wrongValuesSayWhere(text: String, message: String) {
+        let bytes = Array(text.utf8)
+        #expect {
+            try PreferencesCodec.decode(bytes)
+        } throws: { error in
+            (error as? PreferencesDecodingError)?.located(in: bytes).hasPrefix(message) == true
+        }
+    }
+
+    /// What a settings file's mistake is called keeps its parentheses flat and closed: the fix
+    /// follows a dash, never a second pair, and a bracket the file holds is named, not shown.
+    @Test func settingsMistakesKeepParenthesesFlatAndClosed() {
+        let texts = ["", "{", "[1, 2", "{\"a\": [1, {", "{\"a\": )}", "{\"a\": (}", "(", ")", "{\"a\": 1,}", "[1,]",
+                     "{\"a\": 1 \"b\": 2}", "{\"a\" 1}", "{a: 1}", "{'a': 1}", "\"ab", "\"a\nb\"", "\"\\x\"", "\"\\ud83d\"",
+                     "01", "1.", "1e", "-", "tru", "{} {}", "// c\n{}", "\u{0}", "[]", "\"x\"",
+                     #"{"version": "1"}"#, #"{"version": 2}"#, #"{"sound": "loud"}"#, #"{"sound": 1}"#, #"{"mode": []}"#,
+                     #"{"permission": true}"#, #"{"scheduler": null}"#, #"{"account": "x"}"#, #"{"account": {"server": 3}}"#,
+                     String(repeating: "[", count: JSONParser.maximumDepth + 1)]
+        var messages: [String] = []
+        for text in texts {
+            let bytes = Array(text.utf8)
+            do {
+                _ = try PreferencesCodec.decode(bytes)
+                Issue.record("\(text) decoded")
+            } catch {
+                messages.append(error.located(in: bytes))
+            }
+        }
+        #expect(messages.count == texts.count)
+        for message in messages {
+            #expect(Parentheses.problem(in: message) == nil, "\(message)")
         }
     }
 

@@ -70,6 +70,10 @@ int notif_pending_suspend(void);
 /* Restores the terminal and stops the process as SIGTSTP would; returns once continued (fg),
    with ncurses ready to repaint everything. */
 void notif_suspend(void);
+/* Gives the terminal back for a program to use (an editor), as notif_suspend does first. */
+void notif_leave_screen(void);
+/* Takes the terminal again after notif_leave_screen, with ncurses ready to repaint everything. */
+void notif_resume_screen(void);
 /* The terminal's size as the kernel knows it (TIOCGWINSZ on stdout); returns 0 when unknown. */
 int notif_terminal_size(int *height, int *width);
 /* Blocks every signal but crashes in the calling thread, so signals wake the key reader. */

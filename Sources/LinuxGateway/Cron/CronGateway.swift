@@ -81,7 +81,10 @@ public struct CronGateway: LocalNotificationGateway {
 
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
         let program = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.compactMap { CronCommand.program(inLine: String($0)) }.first
-        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone))
+        // The TZ the daily lines give `notif deliver` (the @reboot catch-up carries the same).
+        let zone = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("@") }
+            .compactMap { CommandWords.cron(line: String($0)) }.first.flatMap { CommandWords.assignments($0)["TZ"] }
+        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone), zoneVariable: zone)
     }
 
     /// The installed lines' system-zone times, compared with the reminder's time in `userZone`.

@@ -14,10 +14,15 @@ public struct WatchedPlace: Hashable, Sendable {
     public var path: String
     /// nil: `path` is a file (or link), watched itself; any event on it matters.
     public var names: Names?
+    /// Only a finished write to a name matters (closed after writing, or renamed into place),
+    /// not its creation, truncation or a write on the way: settings.json, which people and their
+    /// tools write in place, is read when they are done.
+    public var finishedWritesOnly = false
 
-    public init(directory: String, names: Names) {
+    public init(directory: String, names: Names, finishedWritesOnly: Bool = false) {
         self.path = directory
         self.names = names
+        self.finishedWritesOnly = finishedWritesOnly
     }
 
     public init(file: String) {
@@ -25,8 +30,10 @@ public struct WatchedPlace: Hashable, Sendable {
         self.names = nil
     }
 
-    /// Whether an event about `name` (a name inside the directory) matters.
-    public func matters(_ name: String) -> Bool {
+    /// Whether an event about `name` (a name inside the directory) matters; `finishedWrite`:
+    /// the event is a close after writing or a rename into place.
+    public func matters(_ name: String, finishedWrite: Bool = true) -> Bool {
+        if finishedWritesOnly && !finishedWrite { return false }
         switch names {
         case nil: return true
         case .visible: return !name.isEmpty && !name.hasPrefix(".")
@@ -44,7 +51,7 @@ public enum DaemonWatches {
     public static func places(paths: NotifPaths, tz: String?, zoneInfoDirectory: String? = nil) -> [WatchedPlace] {
         var places: [WatchedPlace] = []
         places += zone(tz: tz, zoneInfoDirectory: zoneInfoDirectory)
-        places += file(paths.settingsFile)
+        places += file(paths.settingsFile, finishedWritesOnly: true)
         places.append(directory(paths.stateFile("embedded")))   // EmbeddedScheduler.directory
         var seen = Set<WatchedPlace>()
         return places.filter { seen.insert($0).inserted }
@@ -66,10 +73,14 @@ public enum DaemonWatches {
 
     /// A file that is replaced by rename (as notif and dpkg write files): its directory, for its
     /// name; when it is a link, also the directory of the file it leads to, for that name.
-    static func file(_ path: String) -> [WatchedPlace] {
+    /// - Parameter finishedWritesOnly: only finished writes to the file matter (see `WatchedPlace`).
+    static func file(_ path: String, finishedWritesOnly: Bool = false) -> [WatchedPlace] {
         var places = [nearest(path)]
+        // Watched from its own directory: its writes; from further up, the directory appearing.
+        if places[0].path == Posix.directory(of: path) { places[0].finishedWritesOnly = finishedWritesOnly }
         if let target = resolved(path), target != path {
-            places.append(WatchedPlace(directory: Posix.directory(of: target), names: .only([Posix.baseName(of: target)])))
+            places.append(WatchedPlace(directory: Posix.directory(of: target), names: .only([Posix.baseName(of: target)]),
+                                       finishedWritesOnly: finishedWritesOnly))
         }
         return places
     }

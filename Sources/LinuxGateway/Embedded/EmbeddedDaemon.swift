@@ -16,6 +16,10 @@ public final class EmbeddedDaemon {
     private let settingsFile: String
     private var cachedEntries: (stamp: FileStatus?, entries: [EmbeddedEntry])?
     private var settingsStamp: FileStatus??
+    /// What the log last said about settings it could not use (said once, until it changes).
+    private var settingsProblemSaid: String?
+    /// How long settings.json must be quiet before a file that does not parse is believed bad.
+    var settlingTime: Double = 1
     private var lastZone: ZoneRules?
     /// More work for every wake (Account projects poll their server here); returns when it
     /// next wants a wake (nil: never), so the nap is never longer than that.
@@ -96,7 +100,9 @@ public final class EmbeddedDaemon {
 
     /// Settings edited by hand (no `notif apply` after) still take effect: when settings.json
     /// changes and the built-in scheduler holds notif's entries, its entries are reconciled.
-    /// The first wake counts as a change.
+    /// The first wake counts as a change. A file that does not parse, or is not there, is read
+    /// again once it has been quiet for a moment (it may still be being written); if it stays
+    /// so, the schedule is kept as it is and the log says why, once.
     private func reconcileIfSettingsChanged() {
         let stamp = try? FileStatus.of(settingsFile)
         if let known = settingsStamp, known == stamp { return }
@@ -111,13 +117,22 @@ public final class EmbeddedDaemon {
         }
         let service = ReminderService(context: reconciling)
         guard service.recordedScheduler() == .embedded else { return }
+        let problem: String
         do {
-            let report = try service.reconcile(on: .embedded)
-            for outcome in report.outcomes where outcome.result != .unchanged {
-                log("settings changed: \(outcome.id) \(outcome.result.summary(for: outcome.id))")
+            if try reconciling.store.loadSettled(quiet: settlingTime).fileExisted {
+                let report = try service.reconcile(on: .embedded)
+                settingsProblemSaid = nil
+                for outcome in report.outcomes where outcome.result != .unchanged {
+                    log("settings changed: \(outcome.id) \(outcome.result.summary(for: outcome.id))")
+                }
+                return
             }
+            problem = "\(context.paths.settingsFile) is not there"
         } catch {
-            log("cannot read the settings: \(error)")
+            problem = error.description
         }
+        guard problem != settingsProblemSaid else { return }
+        settingsProblemSaid = problem
+        log("settings not used: \(problem); the built-in schedule is kept as it is")
     }
 }

@@ -46,7 +46,8 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     /// The installed file's time, weekday and zone.
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
-        InstalledEntry(id: id, current: false, firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
+        InstalledEntry(id: id, current: false, firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time),
+                       zoneVariable: EmbeddedEntry(parsing: text)?.zone)
     }
 
     /// The time, weekday and zone the installed entry keeps, and the reminder's time in `userZone`.

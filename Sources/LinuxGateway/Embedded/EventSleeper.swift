@@ -6,7 +6,8 @@ import SharedLogic
 /// daemon is never woken for nothing:
 /// - a timerfd on the real-time clock, armed with the absolute wake time and cancelled when the
 ///   clock is set or the machine resumes (`TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`);
-/// - inotify on the places `DaemonWatches` names (zone, settings, schedule);
+/// - inotify on the places `DaemonWatches` names (zone, settings, schedule; settings.json only
+///   once a write to it is finished);
 /// - a signalfd for SIGTERM and SIGINT (stop) and SIGHUP (wake), blocked from the moment this
 ///   is made, so a signal sent right after start or during a delivery is not lost.
 public final class EventSleeper: DaemonSleeper {
@@ -108,7 +109,8 @@ public final class EventSleeper: DaemonSleeper {
                 guard let places = watches[notice.watch] else { continue }
                 // The watched directory or file itself went away or moved: look again.
                 if notice.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { matters = true; continue }
-                if places.contains(where: { $0.matters(notice.name) }) { matters = true }
+                let finished = notice.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0
+                if places.contains(where: { $0.matters(notice.name, finishedWrite: finished) }) { matters = true }
             }
         }
     }

@@ -44,7 +44,7 @@ public struct ApplyOutcome: Sendable {
     /// Set when this apply removed an entry from another scheduler and wrote it on the chosen
     /// one, or (nothing planned) only removed it (`SchedulerChange.made`).
     public var change: SchedulerChange?
-    /// A problem with the settings file worth telling (e.g. it was corrupt and moved aside).
+    /// A problem worth telling that is not the scheduler's (the configuration list could not be written).
     public var notice: String?
 
     public init(preferences: NotificationPreferences, choice: SchedulerChoice, report: ApplyReport, moves: [SchedulerMove] = [],

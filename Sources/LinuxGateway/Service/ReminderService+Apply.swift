@@ -34,7 +34,7 @@ extension ReminderService {
             let reason = choice.warnings.first ?? "no scheduler available"
             let report = LocalReminders.apply(loaded.preferences, gateway: UnavailableGateway(reason: reason), reminders: reminders,
                                               entry: makeEntry)
-            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: nil)
         }
         // On the list before any entry is written, so a reset run with other variables finds them;
         // the list stays locked until they are, so a reset running now cannot drop the record.
@@ -43,25 +43,23 @@ extension ReminderService {
         let listing = !writable || LocalReminders.plan(loaded.preferences, reminders: reminders).isEmpty ? nil : listConfiguration()
         defer { listing?.held?.release() }
         let unlisted = listing?.warning
-        var loaded = loaded
-        if let unlisted { loaded.notice = [loaded.notice, unlisted].compactMap { $0 }.joined(separator: "; ") }
         let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: makeEntry)
         recordNewEntries(report)
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
         guard report.succeeded else {
-            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: loaded.notice)
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: unlisted)
         }
         let moves = moveOff(except: kind, recorded: placed?.holder, preferences: loaded.preferences)
         guard moves.allSatisfy(\.report.succeeded) else {
-            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: loaded.notice)
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, notice: unlisted)
         }
         let record = SchedulerPlacement.recording(kind, saved: loaded.preferences.scheduler, override: choice.forced ? context.forcedSchedulerWords : nil,
                                                   choosing: choosing, previous: placed)
         _ = try? context.state.write(schedulerRecord, record.text)
         let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
                                           recorded: placed?.holder, why: choice.why)
-        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: loaded.notice)
+        return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: unlisted)
     }
 
     /// Records when each entry this apply wrote for a reminder that had none there began

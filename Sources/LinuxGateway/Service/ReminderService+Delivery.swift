@@ -66,7 +66,9 @@ extension ReminderService {
         let now = context.clock.now()
         let preferences: NotificationPreferences
         do {
-            preferences = try context.store.load().preferences
+            // A scheduled run may meet settings.json mid-write (an editor saving at 09:00): a file
+            // that does not parse, or is not there, is read again once it has been quiet.
+            preferences = try (kind == .test ? context.store.load() : context.store.loadSettled()).preferences
         } catch {
             return log(reminder.id, kind: .test, now: now, .failed, "cannot read settings: \(error)")
         }

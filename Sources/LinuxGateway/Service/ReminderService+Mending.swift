@@ -9,13 +9,15 @@ import SharedLogic
 /// what `status` pays to read the entries: one `crontab -l` for cron, files for the others.
 extension ReminderService {
     /// Rewrites the recorded scheduler's entries when they differ from what `apply` would write;
-    /// nil when they do not (or nothing is recorded, or they cannot be read: then there is
-    /// nothing a rewrite could be sure of).
+    /// nil when they do not (or nothing is recorded, or they or the settings cannot be read:
+    /// then there is nothing a rewrite could be sure of).
     @discardableResult
     public func mendEntries() -> ApplyReport? {
         guard let holder = recordedScheduler(), let gateway = gateway(for: holder),
-              let installed = try? gateway.installed(), let preferences = try? context.store.load().preferences,
-              !inSync(installed, preferences: preferences, gateway: gateway) else { return nil }
+              let installed = try? gateway.installed(), let loaded = try? context.store.load(),
+              // No settings file (an editor may be saving it by renaming), or one that does not
+              // parse: nothing to mend from, the entries stay as they are.
+              loaded.fileExisted, !inSync(installed, preferences: loaded.preferences, gateway: gateway) else { return nil }
         return try? reconcile(on: holder)
     }
 

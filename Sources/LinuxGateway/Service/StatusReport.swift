@@ -5,8 +5,10 @@ import Storage
 /// reminders' typed status (planned vs installed, which entries cannot fire, the next reminder)
 /// and the last delivery. The `String` views below are the command line's words for it.
 public struct StatusReport: Sendable {
+    /// The saved settings (the defaults when `settingsProblem` says they cannot be read).
     public var preferences: NotificationPreferences
-    public var notice: String?
+    /// Why settings.json cannot be read; the rest says what is installed and when it fires.
+    public var settingsProblem: PreferencesError?
     public var choice: SchedulerChoice
     /// Whether the chosen scheduler will fire now (`notif daemon is not running`...), or nil when nothing needs saying.
     public var schedulerState: String?
@@ -25,7 +27,8 @@ public struct StatusReport: Sendable {
     public var planned: [String] { reminders.planned }
     /// Reminder ids with an entry on the chosen scheduler (nil when it could not be read or there is none).
     public var installed: [String]? { reminders.installed.map { $0.keys.sorted() } }
-    public var inSync: Bool { reminders.inSync }
+    /// Unknown (false) while the settings cannot be read.
+    public var inSync: Bool { settingsProblem == nil && reminders.inSync }
     /// How the entries differ from the plan, in words.
     public var outOfSync: [String] { reminders.outOfSync.map(StatusWords.problem) }
     /// When each installed entry really fires, in words, by reminder id
@@ -44,13 +47,15 @@ public struct StatusReport: Sendable {
     /// `reminders.next` as a time. Stored, not computed: Swift 6.3's optimizer crashes
     /// ("Found outside of lifetime use") on a switch over it inlined into the command line.
     public let nextReminder: Instant?
+    /// The reminder's time in the zone notif shows, when the entries fire at another (`nextReminder`).
+    public let wantedReminder: Instant?
     /// Why there is no next reminder (`off (Tips & Updates is off)`, `permission is Not decided`...).
     public let noReminderReason: String?
 
-    public init(preferences: NotificationPreferences, notice: String?, choice: SchedulerChoice, schedulerState: String?,
+    public init(preferences: NotificationPreferences, settingsProblem: PreferencesError? = nil, choice: SchedulerChoice, schedulerState: String?,
                 reminders: ReminderStatus, lastDelivery: DeliveryRecord?, warnings: [String], schedulers: [SchedulerUsability]) {
         self.preferences = preferences
-        self.notice = notice
+        self.settingsProblem = settingsProblem
         self.choice = choice
         self.schedulerState = schedulerState
         self.reminders = reminders
@@ -58,21 +63,30 @@ public struct StatusReport: Sendable {
         self.warnings = warnings
         self.schedulers = schedulers
         switch reminders.next {
-        case .at(let time, _):
+        case .at(let time, _, let wanted):
             nextReminder = time
+            wantedReminder = wanted
             noReminderReason = nil
         case .none(let why):
             nextReminder = nil
+            wantedReminder = nil
             noReminderReason = StatusWords.noReminder(why)
         }
     }
 }
 
 extension ReminderService {
-    /// Reads the current state without changing anything (apart from moving a corrupt settings file aside).
-    public func status() throws(PreferencesError) -> StatusReport {
-        let loaded = try context.store.load()
-        let preferences = loaded.preferences
+    /// Reads the current state without changing anything. Settings that cannot be read are
+    /// said (`settingsProblem`), and the entries are still read: what is installed, when it fires.
+    public func status() -> StatusReport {
+        var settingsProblem: PreferencesError?
+        let preferences: NotificationPreferences
+        do {
+            preferences = try context.store.load().preferences
+        } catch {
+            settingsProblem = error
+            preferences = NotificationPreferences(catalog: context.catalog)
+        }
         let probe = context.probe()
         let placed = placement()
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
@@ -105,10 +119,12 @@ extension ReminderService {
                     }
                 }
                 var typed: [String: InstalledEntry] = [:]
+                let delivered = context.state.lastDelivered()
                 for (id, text) in found {
                     var entry = gateway.entry(id, installed: text, userZone: context.zone)
                     entry.programRunnable = entry.program.map(context.isExecutable) ?? true
                     entry.current = wanted[id] == text
+                    if !entry.current { entry.showing = showing(of: entry, lastDelivered: delivered[id]) }
                     typed[id] = entry
                 }
                 entries = typed
@@ -127,10 +143,14 @@ extension ReminderService {
         let facts = SchedulerFacts(scheduler: read, entries: entries,
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
                                    movesTo: read != choice.kind ? choice.kind : nil)
-        let status = ReminderStatus.compute(preferences, facts: facts, unreadable: unreadable, nextFire: nextFire(), reminders: reminders)
+        let status = ReminderStatus.compute(settingsProblem == nil ? preferences : nil, facts: facts, unreadable: unreadable,
+                                            nextFire: nextFire(), reminders: reminders)
+        if case .at(_, _, let wanted?) = status.next {
+            warnings.append("the installed entry shows the reminder at another time than \(context.zone.localDateTime(of: wanted).shortDisplay) in \(context.zone.name) (it was written for another zone): `notif apply` brings them together")
+        }
         let (shown, attempt) = lastRecords()
         var report = StatusReport(
-            preferences: preferences, notice: loaded.notice, choice: choice,
+            preferences: preferences, settingsProblem: settingsProblem, choice: choice,
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: status,
             lastDelivery: shown, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
         report.lastAttempt = attempt
@@ -146,6 +166,29 @@ extension ReminderService {
         guard let newest, newest.outcome != .delivered else { return (newest, nil) }
         let shown = (try? context.deliveryLog.newest(1) { attempts($0) && $0.outcome == .delivered })?.first
         return (shown, newest)
+    }
+
+    /// When an entry that is not what `apply` writes now really shows its reminder: its
+    /// scheduler's runs, in the zone the entry gives `notif deliver` (its `TZ`, else the
+    /// scheduler's: the system zone for cron and for the built-in daemon, which is taken to run
+    /// without `TZ` as a login starts it; the user manager's for systemd).
+    func showing(of entry: InstalledEntry, lastDelivered: CivilDate?) -> EntryShowing {
+        guard let firing = entry.firing, let reminder = reminders.first(where: { $0.id == entry.id }) else { return .asWanted }
+        let system = context.systemZone, zoneInfo = context.lookup("TZDIR")
+        // By name as `TZ` gives it, the way `notif deliver` finds it (glibc's rules).
+        func zone(_ name: String?) -> ZoneRules? {
+            guard let name, name != system.name else { return system }
+            return SystemTimeZone.current(environment: name, zoneInfoDirectory: zoneInfo)
+        }
+        let own: String?
+        switch firing.schedule {
+        case .cron(_, let systemZone, _, _): own = systemZone
+        case .systemd(_, let managerZone): own = managerZone
+        case .embedded(_, _, let named): own = named
+        }
+        guard let deliveryZone = zone(entry.zoneVariable ?? own) else { return .never }
+        return EntryShowing.of(reminder, firing: firing, deliveryZone: deliveryZone, zone: zone, after: context.clock.now(),
+                               lastDelivered: lastDelivered)
     }
 
     /// Each reminder's next firing time in the zone notif shows, whatever the settings: the next
@@ -187,14 +230,16 @@ extension ReminderService {
     /// `status --json`.
     public func json(_ report: StatusReport) -> JSONValue {
         let preferences = report.preferences
+        let known = report.settingsProblem == nil
         var prefs = PreferencesCodec.orderedMembers(preferences, catalog: context.catalog).map { JSONMember($0.0, $0.1) }
         prefs.append(JSONMember("onboardingCompleted", .bool(preferences.onboardingCompleted)))
         return .object([
-            JSONMember("mode", .string(preferences.mode.rawValue)),
-            JSONMember("preferences", .object(prefs)),
-            JSONMember("permission", .string(preferences.permission.rawValue)),
+            JSONMember("mode", known ? .string(preferences.mode.rawValue) : .null),
+            JSONMember("preferences", known ? .object(prefs) : .null),
+            JSONMember("permission", known ? .string(preferences.permission.rawValue) : .null),
+            JSONMember("settingsProblem", report.settingsProblem.map { .string($0.description) } ?? .null),
             JSONMember("scheduler", report.choice.kind.map { .string($0.rawValue) } ?? .null),
-            JSONMember("schedulerChoice", .string(report.choice.preference.rawValue)),
+            JSONMember("schedulerChoice", known ? .string(report.choice.preference.rawValue) : .null),
             JSONMember("schedulerForced", .bool(report.choice.forced)),
             JSONMember("schedulerReason", .string(report.choice.why)),
             JSONMember("schedulers", .array(report.schedulers.map { usability in
@@ -205,7 +250,7 @@ extension ReminderService {
                 ])
             })),
             JSONMember("schedulerState", report.schedulerState.map { .string($0) } ?? .null),
-            JSONMember("planned", .array(report.planned.map { .string($0) })),
+            JSONMember("planned", known ? .array(report.planned.map { .string($0) }) : .null),
             JSONMember("holder", report.reminders.scheduler.map { .string($0.rawValue) } ?? .null),
             JSONMember("installed", report.installed.map { .array($0.map { .string($0) }) } ?? .null),
             JSONMember("inSync", .bool(report.inSync)),
@@ -221,11 +266,12 @@ extension ReminderService {
                 ]))
             })),
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
+            JSONMember("wantedReminder", report.wantedReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
             JSONMember("lastAttempt", report.lastAttempt?.json ?? .null),
             JSONMember("waiting", .bool(report.waiting)),
-            JSONMember("warnings", .array((report.warnings + (report.notice.map { [$0] } ?? [])).map { .string($0) })),
+            JSONMember("warnings", .array(report.warnings.map { .string($0) })),
         ])
     }
 }

@@ -92,9 +92,11 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
         // Only untagged units of an earlier notif are there when the text starts with the note.
         let tag = text.hasPrefix(Self.untaggedNote) ? nil : owner.tag
+        let execStart = text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }
+        let zone = execStart.flatMap { CommandWords.assignments(CommandWords.systemd(execStart: String($0.dropFirst("ExecStart=".count))))["TZ"] }
         return InstalledEntry(id: id, current: false, enabled: isEnabled(SystemdUnits.timerName(id, tag: tag)),
                               program: SystemdUnits.conditionProgram(inService: text),
-                              firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time))
+                              firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time), zoneVariable: zone)
     }
 
     /// The installed timer's calendars, and the reminder's time in `userZone`.

@@ -2,8 +2,9 @@ import CursesTerminal
 import SettingsUI
 import Storage
 
-/// Which changed files mean what for the page. Only writes count, and only of files no read of
-/// the page's own writes to, so the page never wakes itself in a loop.
+/// Which changed files mean what for the page. Only finished writes count (a close after
+/// writing, a rename into place), and only of files no read of the page's own writes to, so the
+/// page never wakes itself in a loop.
 enum OutsideChanges {
     static func classify(_ changes: [FileChange], paths: NotifPaths, settingsPath: String) -> [OutsideChange] {
         var result: [OutsideChange] = []

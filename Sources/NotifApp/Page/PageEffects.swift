@@ -18,15 +18,14 @@ struct PageEffects: Sendable {
         case .apply(let choosing): return apply(choosing: choosing)
         case .refreshStatus: return .statusRefreshed(refreshedStatus())
         case .checkSchedulers: return .schedulersChecked(options())
-        case .reloadPreferences:
-            guard let loaded = try? context.store.load() else { return nil }
-            return .preferencesReloaded(loaded.preferences, notice: loaded.notice)
+        case .reloadPreferences: return reload()
+        case .resetSettings: return reset()
         case .registerDevice:
             account.ensureRegistered()
             return nil
         case .sendTest: return sendTest()
         case .loadHistory: return loadHistory()
-        case .suspend, .quit: return nil
+        case .suspend, .quit, .editSettings: return nil
         }
     }
 
@@ -38,8 +37,31 @@ struct PageEffects: Sendable {
             }
             return .saved(result.after)
         } catch {
-            let saved = (try? context.store.load().preferences) ?? NotificationPreferences()
-            return .commitFailed(changes: changes, preferences: saved, message: error.description)
+            return .commitFailed(changes: changes, preferences: try? context.store.load().preferences, message: error.description)
+        }
+    }
+
+    /// The settings as they are once a write to them is finished: a file that does not parse is
+    /// read again after a quiet moment before it is believed (`loadSettled`). A file that is not
+    /// there changes nothing on the page.
+    func reload() -> Action? {
+        do {
+            let loaded = try context.store.loadSettled()
+            return loaded.fileExisted ? .preferencesReloaded(loaded.preferences) : nil
+        } catch {
+            return .settingsUnreadable(error.description)
+        }
+    }
+
+    /// The defaults in place of settings.json that cannot be read, the old file kept as a copy.
+    func reset() -> Action {
+        do {
+            let copy = try context.store.resetInvalidFile()
+            let preferences = try context.store.load().preferences
+            return .preferencesReloaded(preferences, notice: copy.map { "settings.json was reset to the defaults; the old file is kept as \($0)" }
+                                        ?? "settings.json reads again: nothing was reset")
+        } catch {
+            return .settingsUnreadable(error.description)
         }
     }
 
@@ -79,9 +101,9 @@ struct PageEffects: Sendable {
         }
     }
 
-    /// The scheduler as `status` sees it now (one read of the scheduler); nil when the settings cannot be read.
+    /// The scheduler as `status` sees it now (one read of the scheduler).
     func refreshedStatus() -> SchedulerStatus? {
-        guard let report = try? service.status() else { return nil }
+        let report = service.status()
         return SchedulerStatus(facts: report.reminders.facts, unreadable: report.reminders.unreadable,
                                warnings: report.warnings, nextFire: service.nextFire(), zone: context.zone,
                                options: options(report.schedulers), overriddenBy: report.choice.forced ? context.forcedSchedulerSource : nil)
@@ -117,7 +139,7 @@ struct PageEffects: Sendable {
     }
 
     /// What the page's error line shows after an apply: what did not get scheduled or removed,
-    /// then what the apply warned of (settings moved aside, the configuration list not written).
+    /// then what the apply warned of (the configuration list not written).
     func problem(in outcome: ApplyOutcome) -> String? {
         let problems = [schedulingProblem(in: outcome), outcome.notice].compactMap { $0 }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")

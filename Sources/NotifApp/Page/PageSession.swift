@@ -82,6 +82,8 @@ final class PageSession {
                 return report.exitCode
             case .suspend:
                 suspend()
+            case .editSettings:
+                if let code = editSettings() { return code }
             default:
                 let effects = self.effects, mailbox = self.mailbox
                 lane(for: effect).submit {
@@ -114,7 +116,8 @@ final class PageSession {
         case .apply, .refreshStatus: return .scheduler
         case .sendTest: return .tests
         case .checkSchedulers: return .checks
-        case .loadHistory, .registerDevice, .suspend, .quit: return .server
+        case .resetSettings: return .saves
+        case .loadHistory, .registerDevice, .suspend, .quit, .editSettings: return .server
         }
     }
 
@@ -127,6 +130,26 @@ final class PageSession {
         let size = terminal.suspend()
         state = SettingsApp.update(state, .resize(size)).0
         paint()
+    }
+
+    /// `e` while settings.json cannot be read: the terminal goes to the person's editor, as
+    /// `notif edit` (checked before it is saved); then the page reads the settings again and
+    /// says how the edit ended.
+    func editSettings() -> ExitCode? {
+        var outcome = SettingsEditor.Outcome.unchanged
+        let context = effects.context
+        let size = terminal.lend {
+            outcome = SettingsEditor(store: context.store, lookup: context.lookup, output: output).run()
+        }
+        state = SettingsApp.update(state, .resize(size)).0
+        let said: String
+        switch outcome {
+        case .unchanged: said = "settings.json is unchanged."
+        case .saved: said = "Saved settings.json."
+        case .notSaved(let why): said = why
+        }
+        state.notice = Notice(said, warning: outcome != .saved)
+        return dispatch(.changedElsewhere(.settings))
     }
 
     /// Follows what other processes change: the settings, an apply somewhere, a delivery.
@@ -155,6 +178,7 @@ final class PageSession {
         let stopped = ChildProcesses.endAll()
         terminal.restore()
         return QuitReport(notSaved: state.notYetSaved, saveProblem: state.saveProblem,
-                          unscheduled: state.scheduling.stale, stopped: stopped, settingsNotices: state.settingsNotices)
+                          unscheduled: state.scheduling.stale, stopped: stopped, settingsNotices: state.settingsNotices,
+                          settingsProblem: state.settingsProblem)
     }
 }

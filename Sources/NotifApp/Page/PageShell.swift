@@ -26,27 +26,31 @@ struct PageShell {
                          + " `notif status` and `notif set` instead")
             return .usage
         }
-        let loaded: LoadedPreferences
+        var loaded = LoadedPreferences(preferences: NotificationPreferences(catalog: service.context.catalog))
+        var problem: String?
         do {
-            loaded = try service.context.store.load()
+            // A file that does not parse is looked at again after a quiet moment (it may be being written).
+            loaded = try service.context.store.loadSettled(missing: false)
         } catch {
-            terminal.restore()
-            output.error(error.description)
-            return .failure
+            // The page shows a file with a mistake in place of the settings; other problems end it.
+            guard error.isInvalid, mode == .page else {
+                terminal.restore()
+                output.error(error.description)
+                return .failure
+            }
+            problem = error.description
         }
         guard let mailbox = Mailbox() else {
             terminal.restore()
             output.error("the settings page cannot start: no pipe for its workers (\(Posix.message(for: errno)))")
             return .failure
         }
-        let onboarding = mode == .onboardingOnly || !loaded.fileExisted || !loaded.preferences.onboardingCompleted
+        // Onboarding is for a first start (or one never finished), never for a file that did not parse.
+        let onboarding = mode == .onboardingOnly || problem == nil && (!loaded.fileExisted || !loaded.preferences.onboardingCompleted)
         var state = AppState.start(preferences: loaded.preferences, status: SchedulerStatus(checked: false), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)
-        if let notice = loaded.notice {
-            state.notice = Notice(notice, warning: true)
-            state.settingsNotices.append(notice)
-        }
+        state.settingsProblem = problem
         state.zoneProblem = zoneProblem
         let session = PageSession(terminal: terminal, effects: PageEffects(service: service, account: account), mailbox: mailbox,
                                   state: state, output: output)

@@ -10,13 +10,18 @@ struct QuitReport {
     let unscheduled: Bool
     /// Programs that were still running and were ended (`crontab`, `systemctl`, …).
     let stopped: [String]
-    /// What happened to the settings file while the page ran (a corrupt one moved aside).
+    /// What happened to the settings file while the page ran (reset, and where the old file is).
     var settingsNotices: [String] = []
+    /// Why settings.json could not be read when the page ended (exit 1: nothing could be changed).
+    var settingsProblem: String?
 
-    var exitCode: ExitCode { notSaved.isEmpty && !unscheduled ? .success : .failure }
+    var exitCode: ExitCode { notSaved.isEmpty && !unscheduled && settingsProblem == nil ? .success : .failure }
 
     func print(to output: Output) {
         for notice in settingsNotices { output.warn(notice) }
+        if let settingsProblem {
+            output.error(settingsProblem + "; notif changed nothing (`notif edit` opens it)")
+        }
         if !notSaved.isEmpty {
             output.error("not saved: \(notSaved.summary)" + (saveProblem.map { "; \($0.droppingPrefix("Not saved: "))" } ?? ""))
         }

@@ -30,9 +30,11 @@ public enum PromptReason: Equatable, Sendable {
 
 /// The buttons a dialog or wizard page can show.
 public enum Button: Equatable, Hashable, Sendable {
-    case allow, deny, next, turnOn, notNow, saveAgain, quitAnyway
+    case allow, deny, next, turnOn, notNow, saveAgain, quitAnyway, reset, cancel
     public var title: String {
         switch self {
+        case .reset: return "Reset to defaults"
+        case .cancel: return "Cancel"
         case .allow: return NotificationPermission.granted.word
         case .deny: return NotificationPermission.denied.word
         case .saveAgain: return "Save again"
@@ -55,6 +57,8 @@ public enum Dialog: Equatable, Sendable {
     case quitUnsaved(focus: Button)
     /// One history entry in full (the index in the list shown).
     case historyEntry(Int)
+    /// Resetting a settings.json that cannot be read: `Reset to defaults` or `Cancel`.
+    case resetSettings(focus: Button)
 }
 
 /// A one-line message under the status area.
@@ -86,9 +90,12 @@ public struct AppState: Equatable, Sendable {
     public var notice: Notice?
     /// Why `TZ` names no time zone (the page's times are then UTC), for the status area.
     public var zoneProblem: String?
-    /// What happened to the settings file while the page ran (a corrupt one moved aside, and
-    /// where to): shown as a warning, and said again after quitting.
+    /// What happened to the settings file while the page ran (reset to the defaults, and where
+    /// the old file was kept): said again after quitting.
     public var settingsNotices: [String] = []
+    /// Why settings.json cannot be read (the line, column and fix), while it cannot: the page
+    /// shows this in place of the settings, with what can be done (edit, read again, reset).
+    public var settingsProblem: String?
     /// The last scheduling failure, until the next success (`r` retries).
     public var error: String?
     /// Why the last save failed, while changes are unsaved (`r` saves them again).

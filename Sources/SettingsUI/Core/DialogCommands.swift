@@ -7,6 +7,7 @@ extension AppState {
         switch dialog {
         case .permission(let focused, let reason): permissionCommand(command, focused: focused, reason: reason, effects: &effects)
         case .quitUnsaved(let focused): quitUnsavedCommand(command, focused: focused, effects: &effects)
+        case .resetSettings(let focused): resetCommand(command, focused: focused, effects: &effects)
         default: break
         }
     }
@@ -72,5 +73,22 @@ extension AppState {
         notice = Notice("Saving again…")
         save([], effects: &effects)
         closing = true
+    }
+
+    /// `Reset to defaults` asks the shell to put the defaults in place (the old file is kept as a
+    /// copy); `Cancel` and Esc leave everything as it is.
+    mutating func resetCommand(_ command: Command, focused: Button, effects: inout [Effect]) {
+        switch command {
+        case .previous, .next:
+            dialog = .resetSettings(focus: focused == .reset ? .cancel : .reset)
+        case .activate:
+            dialog = nil
+            if focused == .reset {
+                notice = Notice("Resetting to the defaults…")
+                effects.append(.resetSettings)
+            }
+        case .close: dialog = nil
+        default: break
+        }
     }
 }

@@ -84,5 +84,11 @@ public enum Effect: Equatable, Sendable {
     case loadHistory
     /// Give the terminal back and stop (Ctrl-Z); the page is painted whole when it continues.
     case suspend
+    /// Give the terminal to the person's editor for settings.json (`notif edit`), then read it
+    /// again (answered as `.reloadPreferences` is).
+    case editSettings
+    /// Put the defaults in place of a settings.json that cannot be read, keeping it as a copy.
+    /// Answered by `.preferencesReloaded` with where the copy is.
+    case resetSettings
     case quit
 }

@@ -25,9 +25,10 @@ public enum Action: Equatable, Sendable {
     /// The oldest `.commit` still waiting was saved; `preferences` is what is on disk now.
     case saved(NotificationPreferences)
     /// The oldest `.commit` still waiting could not be saved: nothing changed on disk;
-    /// `preferences` is what is saved. The page keeps showing the changes as wanted, and `r`
-    /// (or quitting, which asks) tries to save them again.
-    case commitFailed(changes: [PreferenceChange], preferences: NotificationPreferences, message: String)
+    /// `preferences` is what is saved (nil: it cannot be read, the page keeps what it had). The
+    /// page keeps showing the changes as wanted, and `r` (or quitting, which asks) tries to save
+    /// them again.
+    case commitFailed(changes: [PreferenceChange], preferences: NotificationPreferences?, message: String)
     /// An `.apply` finished: the scheduler's state afterwards, and the line to show when it
     /// failed (`Not scheduled: …`, or that a reminder may still fire). The saved change is kept.
     case applied(status: SchedulerStatus, problem: String?)
@@ -37,9 +38,12 @@ public enum Action: Equatable, Sendable {
     case schedulersChecked([SchedulerOption])
     case testFinished(succeeded: Bool, message: String)
     case historyLoaded(HistoryContent)
-    /// What the settings file holds now (after `.reloadPreferences`), and what reading it did
-    /// that the person must be told (a corrupt file moved aside: the defaults are in force).
+    /// What the settings file holds now (after `.reloadPreferences` or `.resetSettings`), and
+    /// what the person must be told (where a reset kept the old file).
     case preferencesReloaded(NotificationPreferences, notice: String? = nil)
+    /// settings.json cannot be read (it stayed so for a quiet moment): why, with the line,
+    /// column and fix. Nothing is saved or scheduled until it can.
+    case settingsUnreadable(String)
     /// Something outside the page happened to notif's files.
     case changedElsewhere(OutsideChange)
 }

@@ -1,12 +1,13 @@
 /// Where a key press lands: what is showing decides what a key means.
 public enum KeyContext: Hashable, Sendable, CaseIterable {
-    case page, dialog, confirm, list, screen, wizard
+    case page, dialog, confirm, list, screen, wizard, problem
 
     public var title: String {
         switch self {
         case .page: return "Notifications page"
+        case .problem: return "When settings.json cannot be read"
         case .dialog: return "Permission prompt"
-        case .confirm: return "Quitting with changes not saved"
+        case .confirm: return "Questions (quitting with changes not saved, resetting the settings)"
         case .list: return "Sound and scheduler lists, a history entry"
         case .screen: return "Help and History"
         case .wizard: return "Onboarding"
@@ -27,7 +28,8 @@ public struct KeyContexts: OptionSet, Sendable {
     public static let screen = KeyContexts(rawValue: 8)
     public static let wizard = KeyContexts(rawValue: 16)
     public static let confirm = KeyContexts(rawValue: 32)
-    public static let all: KeyContexts = [.page, .dialog, .confirm, .list, .screen, .wizard]
+    public static let problem = KeyContexts(rawValue: 64)
+    public static let all: KeyContexts = [.page, .dialog, .confirm, .list, .screen, .wizard, .problem]
 
     /// The set holding `context` alone.
     public init(_ context: KeyContext) {
@@ -38,6 +40,7 @@ public struct KeyContexts: OptionSet, Sendable {
         case .screen: self = .screen
         case .wizard: self = .wizard
         case .confirm: self = .confirm
+        case .problem: self = .problem
         }
     }
 
@@ -56,6 +59,8 @@ public enum Command: Hashable, Sendable {
     case quitNow
     /// Ctrl-Z: give the terminal back and stop until `fg`.
     case suspend
+    /// settings.json cannot be read: edit it, read it again, or reset it to the defaults.
+    case edit, reload, resetSettings
 }
 
 /// How the key bar names a binding, with and without Unicode arrows.
@@ -104,9 +109,15 @@ public enum KeyMap {
                    keyNames: "H", help: "delivery history", bar: BarLabel("H history", "H history")),
         KeyBinding(keys: [.char("r")], command: .retry, contexts: [.page],
                    keyNames: "r", help: "retry scheduling after an error", bar: BarLabel("r retry", "r retry")),
-        KeyBinding(keys: [.char("?")], command: .help, contexts: [.page],
+        KeyBinding(keys: [.char("e")], command: .edit, contexts: [.problem],
+                   keyNames: "e", help: "edit settings.json, checked before it is saved", bar: BarLabel("e edit", "e edit")),
+        KeyBinding(keys: [.char("r")], command: .reload, contexts: [.problem],
+                   keyNames: "r", help: "read settings.json again", bar: BarLabel("r reread", "r reread")),
+        KeyBinding(keys: [.char("d")], command: .resetSettings, contexts: [.problem],
+                   keyNames: "d", help: "reset to the defaults, keeping the file as a copy", bar: BarLabel("d reset", "d reset")),
+        KeyBinding(keys: [.char("?")], command: .help, contexts: [.page, .problem],
                    keyNames: "?", help: "this help", bar: BarLabel("? help", "? help")),
-        KeyBinding(keys: [.char("q"), .escape], command: .quit, contexts: [.page, .wizard],
+        KeyBinding(keys: [.char("q"), .escape], command: .quit, contexts: [.page, .wizard, .problem],
                    keyNames: "q, Esc", help: "quit", bar: BarLabel("q quit", "q quit")),
         KeyBinding(keys: [.left, .char("h"), .backTab], command: .previous, contexts: [.dialog, .confirm, .wizard],
                    keyNames: "Left, h, Shift-Tab", help: "previous button", bar: BarLabel("←→ choose", "Left/Right choose")),
@@ -121,7 +132,7 @@ public enum KeyMap {
         KeyBinding(keys: [.escape, .char("q")], command: .close, contexts: [.dialog],
                    keyNames: "Esc, q", help: "close without deciding", bar: BarLabel("Esc close", "Esc close")),
         KeyBinding(keys: [.escape, .char("q")], command: .close, contexts: [.confirm],
-                   keyNames: "Esc, q", help: "back to the page, changes kept", bar: BarLabel("Esc back", "Esc back")),
+                   keyNames: "Esc, q", help: "back, nothing changed", bar: BarLabel("Esc back", "Esc back")),
         KeyBinding(keys: [.escape, .char("q")], command: .close, contexts: [.list],
                    keyNames: "Esc, q", help: "close the list or the entry", bar: BarLabel("Esc back", "Esc back")),
         KeyBinding(keys: [.enter], command: .activate, contexts: [.screen],
@@ -143,7 +154,7 @@ public enum KeyMap {
         switch command {
         case .quit, .close, .quitNow, .suspend: return 0
         case .help: return 1
-        case .retry: return 2
+        case .retry, .edit, .reload, .resetSettings: return 2
         case .previous, .activate, .allow, .deny: return 3
         case .permission: return 4
         case .test: return 5

@@ -28,13 +28,36 @@ extension AppState {
         }
     }
 
-    /// `r`: saves again what could not be saved, else applies again after a scheduling error.
+    /// While settings.json cannot be read: edit it, read it again, or reset it (asked first).
+    mutating func problemCommand(_ command: Command, effects: inout [Effect]) {
+        switch command {
+        case .edit: effects.append(.editSettings)
+        case .reload:
+            notice = Notice("Reading settings.json again…")
+            effects.append(.reloadPreferences)
+        case .resetSettings: dialog = .resetSettings(focus: .cancel)
+        case .help:
+            screen = .help
+            helpScroll = 0
+        case .quit, .close: requestQuit(effects: &effects)
+        default: break
+        }
+    }
+
+    /// The installed entries show the next reminder at another time than the wanted one.
+    var entriesDifferFromWanted: Bool {
+        if case .at(_, _, _?) = status.reminders(for: preferences, catalog: catalog).next { return true }
+        return false
+    }
+
+    /// `r`: saves again what could not be saved, else applies again after a scheduling error
+    /// (or when the entries fire at another time than the reminder's).
     mutating func retry(effects: inout [Effect]) {
         if !unsaved.isEmpty {
             notice = Notice("Retrying…")
             retrying = true
             save([], effects: &effects)
-        } else if error != nil {
+        } else if error != nil || entriesDifferFromWanted {
             notice = Notice("Retrying…")
             retrying = true
             requestScheduling(.apply(choosing: false), effects: &effects)

@@ -111,12 +111,12 @@ extension AppState {
 
     /// The oldest save failed: its changes wait to be saved again, unless a later change on its
     /// way covers them.
-    mutating func handleSaveFailed(_ changes: [PreferenceChange], preferences: NotificationPreferences, message: String,
+    mutating func handleSaveFailed(_ changes: [PreferenceChange], preferences: NotificationPreferences?, message: String,
                                    effects: inout [Effect]) {
         if !pendingSaves.isEmpty { pendingSaves.removeFirst() }
         let later = pendingSaves.flatMap { $0 }
         unsaved = (unsaved + changes.filter { change in !later.contains { $0.setsSameValue(as: change) } }).lastOfEach
-        savedPreferences = preferences
+        if let preferences { savedPreferences = preferences }
         showSavedWithChanges()
         saveProblem = "Not saved: \(message)"
         if closing { failedSaveAgain += 1 }

@@ -11,7 +11,8 @@ public enum SettingsApp {
         var effects: [Effect] = []
         switch action {
         case .opened:
-            next.requestScheduling(.apply(choosing: false), effects: &effects)
+            // Settings that cannot be read are applied to nothing: the scheduler keeps what it holds.
+            next.requestScheduling(next.settingsProblem == nil ? .apply(choosing: false) : .refresh, effects: &effects)
             if next.preferences.mode == .account { effects.append(.registerDevice) }
         case .key(let key):
             next.handle(key: key, effects: &effects)
@@ -49,11 +50,14 @@ public enum SettingsApp {
             if case .historyEntry(let index)? = next.dialog, index >= next.historyCount { next.dialog = nil }
         case .preferencesReloaded(let preferences, let notice):
             if let notice {
-                // The file was corrupt and is gone: the defaults are the settings now. The page
-                // says so and brings the scheduler in line with them, so what it shows (none — off,
-                // say) is what fires, as `notif apply` at the next login would.
                 next.settingsNotices.append(notice)
-                next.notice = Notice(notice + "; the reminders now follow the defaults", warning: true)
+                next.notice = Notice(notice)
+            }
+            if next.settingsProblem != nil {
+                // It reads again (fixed, edited or reset): these settings are the ones in force
+                // now, so the scheduler is brought in line with them, as `notif edit` does.
+                next.settingsProblem = nil
+                if case .resetSettings? = next.dialog { next.dialog = nil }
                 next.savedPreferences = preferences
                 next.showSavedWithChanges()
                 next.requestScheduling(.apply(choosing: false), effects: &effects)
@@ -64,6 +68,12 @@ public enum SettingsApp {
             if next.notice?.untilNextApply == true { next.notice = nil }
             next.savedPreferences = preferences
             next.showSavedWithChanges()
+            next.requestScheduling(.refresh, effects: &effects)
+        case .settingsUnreadable(let problem):
+            // In place of the settings until it reads again; what was open over them closes.
+            next.notice = next.settingsProblem == nil ? nil : Notice("Read again: it still cannot be read.", warning: true)
+            next.settingsProblem = problem
+            if next.dialog != nil, next.screen == .page { next.dialog = nil }
             next.requestScheduling(.refresh, effects: &effects)
         case .changedElsewhere(let change):
             switch change {
@@ -83,12 +93,12 @@ public enum SettingsApp {
     public static func context(of state: AppState) -> KeyContext {
         switch state.dialog {
         case .permission: return .dialog
-        case .quitUnsaved: return .confirm
+        case .quitUnsaved, .resetSettings: return .confirm
         case .soundList, .schedulerList, .historyEntry: return .list
         case nil: break
         }
         switch state.screen {
-        case .page: return .page
+        case .page: return state.settingsProblem == nil ? .page : .problem
         case .help, .history: return .screen
         case .onboarding: return .wizard
         }
@@ -123,6 +133,7 @@ extension AppState {
         case .list: listCommand(command, effects: &effects)
         case .screen: screenCommand(command, effects: &effects)
         case .wizard: wizardCommand(command, effects: &effects)
+        case .problem: problemCommand(command, effects: &effects)
         }
     }
 

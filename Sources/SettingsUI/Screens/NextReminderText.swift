@@ -31,8 +31,11 @@ public enum NextReminderText {
                             catalog: NotifCatalog = .standard) -> Line {
         let reminders = status.reminders(for: preferences, catalog: catalog)
         switch reminders.next {
-        case .at(let time, _):
-            return .time(status.zone.localDateTime(of: time).shortDisplay)
+        case .at(let time, _, let wanted):
+            let shown = status.zone.localDateTime(of: time).shortDisplay
+            // The entries fire at another time than the wanted one: both, and what brings them together.
+            guard let wanted else { return .time(shown) }
+            return .time(shown + ", not \(status.zone.localDateTime(of: wanted).shortDisplay) (r schedules it then)")
         case .none(let why):
             if case .blocked = why {} else if !status.checked {
                 return .checking(unicode ? "checking…" : "checking...")
@@ -55,6 +58,8 @@ public enum NextReminderText {
         case .unreadable: return "unknown: the scheduler's entries could not be read"
         case .notInstalled: return "not scheduled yet"
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
+        case .neverShows: return "its entry never comes at the reminder's time (r rewrites it)"
+        case .settingsUnreadable: return "settings.json cannot be read"
         case .nothingDefined: return "nothing planned"
         }
     }

@@ -10,7 +10,8 @@ public enum SettingsRenderer {
             return canvas
         }
         switch state.screen {
-        case .page: PageScreen.draw(state, on: &canvas)
+        case .page:
+            if state.settingsProblem == nil { PageScreen.draw(state, on: &canvas) } else { ProblemScreen.draw(state, on: &canvas) }
         case .help: HelpScreen.draw(state, on: &canvas)
         case .history: HistoryScreen.draw(state, on: &canvas)
         case .onboarding: OnboardingScreen.draw(state, on: &canvas)
@@ -20,6 +21,7 @@ public enum SettingsRenderer {
         case .soundList(let selected): SoundList.draw(state, selected: selected, on: &canvas)
         case .schedulerList(let selected): SchedulerChooser.draw(state, selected: selected, on: &canvas)
         case .quitUnsaved(let focus): QuitQuestion.draw(state, focus: focus, on: &canvas)
+        case .resetSettings(let focus): ResetQuestion.draw(state, focus: focus, on: &canvas)
         case .historyEntry(let index): HistoryEntryView.draw(state, index: index, on: &canvas)
         case nil: break
         }
@@ -46,7 +48,8 @@ enum Chrome {
     }
 
     static func keyBar(_ state: AppState, context: KeyContext, on canvas: inout Canvas) {
-        let text = KeyMap.bar(for: context, width: canvas.width - 2, unicode: state.unicode, showRetry: state.error != nil)
+        let text = KeyMap.bar(for: context, width: canvas.width - 2, unicode: state.unicode,
+                              showRetry: state.error != nil || state.entriesDifferFromWanted)
         canvas.put(" " + text, row: canvas.height - 1, column: 0, role: .hint)
     }
 

@@ -1,22 +1,57 @@
-/// Why a settings document was not accepted. `newerVersion` is not corruption: the file belongs
-/// to a newer notif and must be left alone.
+/// Why a settings document was not accepted, each with its fix. `newerVersion` is not a
+/// mistake in the file: it belongs to a newer notif and must be left alone.
 public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     case syntax(JSONSyntaxError)
     case notAnObject(found: String)
+    /// `found`: the value as the message shows it (`"yes"`, `1`, `null`, `an array`).
     case wrongType(key: String, expected: String, found: String)
     case badValue(key: String, value: String, allowed: [String])
     case newerVersion(Int)
 
     public var description: String {
         switch self {
-        case .syntax(let error): return "not valid JSON (\(error))"
-        case .notAnObject(let found): return "the top level is \(found), not an object"
+        case .syntax(let error): return error.description
+        case .notAnObject(let found):
+            return "the top level is \(found), not an object — write the settings as one object: { \"key\": value, … }"
         case .wrongType(let key, let expected, let found):
-            return "\(TerminalText.quoted(key)) is \(TerminalText.safe(found)), expected \(expected)"
+            return "\(TerminalText.quoted(key)) is \(found) — use \(expected)"
         case .badValue(let key, let value, let allowed):
-            return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)), expected one of \(allowed.joined(separator: ", "))"
+            return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)) — use \(Self.list(allowed))"
         case .newerVersion(let version):
             return "it has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion))"
+        }
+    }
+
+    /// The keys leading to the value at fault (none: the top level); nil when the text itself is at fault.
+    var keyPath: [String]? {
+        switch self {
+        case .syntax, .newerVersion: return nil
+        case .notAnObject: return []
+        case .wrongType(let key, _, _), .badValue(let key, _, _): return key.split(separator: ".").map(String.init)
+        }
+    }
+
+    /// The description, with the line and column of the value at fault in `bytes` first
+    /// (`line 3, column 21: "tipsAndUpdates" is "yes" — use true or false`).
+    public func located(in bytes: [UInt8]) -> String {
+        guard let keyPath, let at = JSONParser.location(ofValueAt: keyPath, in: bytes) else { return description }
+        return "line \(at.line), column \(at.column): " + description
+    }
+
+    /// "a", "a or b", "a, b or c": the allowed values as the command line lists them.
+    static func list(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// How a value is named in a message: a string quoted (cut when long), a number as written,
+    /// the other kinds by their type.
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return TerminalText.quoted(text)
+        case .number(let text): return TerminalText.safe(text)
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return value.typeDescription
         }
     }
 }
@@ -48,11 +83,11 @@ public enum PreferencesCodec {
         prefs.scheduler = try enumValue(migrated, "scheduler", default: prefs.scheduler)
         if let account = migrated["account"] {
             guard case .object = account else {
-                throw .wrongType(key: "account", expected: "an object", found: account.typeDescription)
+                throw .wrongType(key: "account", expected: "an object: { \"server\": \"https://…\" }", found: PreferencesDecodingError.shown(account))
             }
             if let server = account["server"] {
                 guard let text = server.stringValue else {
-                    throw .wrongType(key: "account.server", expected: "a string", found: server.typeDescription)
+                    throw .wrongType(key: "account.server", expected: "the server's address in double quotes", found: PreferencesDecodingError.shown(server))
                 }
                 prefs.accountServer = text
             }
@@ -97,7 +132,7 @@ public enum PreferencesCodec {
     private static func bool(_ doc: JSONValue, _ key: String, default value: Bool) throws(PreferencesDecodingError) -> Bool {
         guard let found = doc[key] else { return value }
         guard let b = found.boolValue else {
-            throw .wrongType(key: key, expected: "true or false", found: found.typeDescription)
+            throw .wrongType(key: key, expected: "true or false", found: PreferencesDecodingError.shown(found))
         }
         return b
     }
@@ -108,7 +143,7 @@ public enum PreferencesCodec {
         guard let found = doc[key] else { return value }
         let allowed = E.allCases.map(\.rawValue)
         guard let text = found.stringValue else {
-            throw .wrongType(key: key, expected: "one of \(allowed.joined(separator: ", "))", found: found.typeDescription)
+            throw .wrongType(key: key, expected: PreferencesDecodingError.list(allowed.map { "\"\($0)\"" }), found: PreferencesDecodingError.shown(found))
         }
         guard let result = E(rawValue: text) else { throw .badValue(key: key, value: text, allowed: allowed) }
         return result

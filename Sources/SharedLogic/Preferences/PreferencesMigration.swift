@@ -4,7 +4,7 @@ public enum PreferencesMigration {
     public static func version(of document: JSONValue) throws(PreferencesDecodingError) -> Int {
         guard let field = document["version"] else { return 0 }
         guard let version = field.intValue, version >= 0 else {
-            throw .wrongType(key: "version", expected: "a whole number", found: field.typeDescription == "a number" ? "\(field.numberText)" : field.typeDescription)
+            throw .wrongType(key: "version", expected: "a whole number (\(NotificationPreferences.schemaVersion))", found: PreferencesDecodingError.shown(field))
         }
         return version
     }
@@ -26,12 +26,5 @@ public enum PreferencesMigration {
         switch version {
         default: return document.setting("version", to: .int(version + 1))
         }
-    }
-}
-
-extension JSONValue {
-    fileprivate var numberText: String {
-        if case .number(let text) = self { return text }
-        return typeDescription
     }
 }

@@ -20,13 +20,18 @@ public enum NoReminderReason: Equatable, Sendable {
     case notInstalled
     /// Its entry is there but cannot fire.
     case cannotFire(CannotFire)
+    /// Its entry is there, but none of its runs comes at the reminder's time where `notif deliver` counts it.
+    case neverShows
+    /// settings.json cannot be read: `notif deliver` shows nothing until it can (the entries are kept).
+    case settingsUnreadable
     /// notif defines no reminder at all.
     case nothingDefined
 }
 
 /// The next moment a reminder fires, or why none will.
 public enum NextReminder: Equatable, Sendable {
-    case at(Instant, reminderID: String)
+    /// `wanted`: the reminder's time in the zone notif shows, when the entries fire at another.
+    case at(Instant, reminderID: String, wanted: Instant? = nil)
     case none(NoReminderReason)
 }
 

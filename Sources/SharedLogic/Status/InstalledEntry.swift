@@ -14,15 +14,20 @@ public struct InstalledEntry: Equatable, Sendable {
     public var programRunnable: Bool
     /// When its scheduler runs it, as the scheduler counts time (`FiringWords` says it); nil when unknown.
     public var firing: EntryFiring?
+    /// The `TZ` the entry gives `notif deliver` (nil: none, so its scheduler's zone counts).
+    public var zoneVariable: String?
+    /// When it shows its reminder, when that is not the wanted time (set for entries that are not current).
+    public var showing: EntryShowing = .asWanted
 
     public init(id: String, current: Bool, enabled: Bool = true, program: String? = nil, programRunnable: Bool = true,
-                firing: EntryFiring? = nil) {
+                firing: EntryFiring? = nil, zoneVariable: String? = nil) {
         self.id = id
         self.current = current
         self.enabled = enabled
         self.program = program
         self.programRunnable = programRunnable
         self.firing = firing
+        self.zoneVariable = zoneVariable
     }
 
     /// The program lives in a SwiftPM build folder (`.build/`), which a rebuild or clean removes.

@@ -41,24 +41,29 @@ public struct ReminderStatus: Equatable, Sendable {
     /// Entries match the plan. With nothing planned and no readable scheduler there is nothing to disagree with.
     public var inSync: Bool { outOfSync.isEmpty && (facts.entries != nil || planned.isEmpty) }
 
-    /// Judges `facts` against the plan of `preferences`.
+    /// Judges `facts` against the plan of `preferences` (nil: the settings cannot be read, so
+    /// nothing is known to be planned and nothing shows).
     /// - Parameter nextFire: each reminder's next firing time (by id), in the zone notif shows.
     /// - Parameter unreadable: the scheduler in use could not be read (`facts.entries` is then nil).
-    public static func compute(_ preferences: NotificationPreferences, facts: SchedulerFacts, unreadable: Bool = false,
+    public static func compute(_ preferences: NotificationPreferences?, facts: SchedulerFacts, unreadable: Bool = false,
                                nextFire: [String: Instant], reminders: [LocalReminder] = LocalReminders.all) -> ReminderStatus {
+        var cannot: [String: CannotFire] = [:]
+        for (id, entry) in facts.entries ?? [:] {
+            // A missing program first: another scheduler would not help that entry.
+            if !entry.programRunnable, let program = entry.program {
+                cannot[id] = .programMissing(program)
+            } else if let why = facts.schedulerCannotFire {
+                cannot[id] = why
+            }
+        }
+        guard let preferences else {
+            return ReminderStatus(facts: facts, unreadable: unreadable, planned: [], outOfSync: [], cannotFire: cannot,
+                                  next: .none(.settingsUnreadable))
+        }
         let plan = reminders.filter { LocalReminders.blockReason(for: $0, in: preferences) == nil }
         let plannedIDs = Set(plan.map(\.id))
         var problems: [SyncProblem] = []
-        var cannot: [String: CannotFire] = [:]
         if let entries = facts.entries {
-            for (id, entry) in entries {
-                // A missing program first: another scheduler would not help that entry.
-                if !entry.programRunnable, let program = entry.program {
-                    cannot[id] = .programMissing(program)
-                } else if let why = facts.schedulerCannotFire {
-                    cannot[id] = why
-                }
-            }
             for reminder in plan {
                 guard let entry = entries[reminder.id] else {
                     problems.append(.notInstalled(reminder.id))
@@ -78,12 +83,17 @@ public struct ReminderStatus: Equatable, Sendable {
         }
 
         let next: NextReminder
-        let firing = plan.compactMap { reminder -> (Instant, String)? in
-            guard facts.entries?[reminder.id] != nil, cannot[reminder.id] == nil, let time = nextFire[reminder.id] else { return nil }
-            return (time, reminder.id)
+        // When each planned entry really shows its reminder, and the wanted time when that differs.
+        let firing = plan.compactMap { reminder -> (Instant, String, Instant?)? in
+            guard let entry = facts.entries?[reminder.id], cannot[reminder.id] == nil, let wanted = nextFire[reminder.id] else { return nil }
+            switch entry.showing {
+            case .asWanted: return (wanted, reminder.id, nil)
+            case .at(let time): return (time, reminder.id, time == wanted ? nil : wanted)
+            case .never: return nil
+            }
         }
         if let soonest = firing.min(by: { $0.0 < $1.0 }) {
-            next = .at(soonest.0, reminderID: soonest.1)
+            next = .at(soonest.0, reminderID: soonest.1, wanted: soonest.2)
         } else if let first = plan.first {
             if facts.scheduler == nil {
                 next = .none(.noScheduler)
@@ -91,6 +101,8 @@ public struct ReminderStatus: Equatable, Sendable {
                 next = .none(unreadable ? .unreadable : .notInstalled)
             } else if let why = cannot[first.id] {
                 next = .none(.cannotFire(why))
+            } else if facts.entries?[first.id]?.showing == .never {
+                next = .none(.neverShows)
             } else {
                 next = .none(.notInstalled)
             }

@@ -1,0 +1,126 @@
+import Glibc
+import LinuxGateway
+import SharedLogic
+import Storage
+
+/// `notif edit` (and the page's `e`), as `crontab -e` and `visudo` work: settings.json is copied
+/// to a private file beside it, opened in the person's editor, and checked when the editor exits.
+/// A mistake is named (line, column, fix) with the choice to edit again or keep the old file;
+/// only a valid copy replaces settings.json, atomically and byte for byte as written, and only
+/// when settings.json did not change meanwhile. Nothing the person wrote is lost: a copy that
+/// could not be saved is kept, and its path said.
+struct SettingsEditor {
+    let store: PreferencesStore
+    let lookup: (String) -> String?
+    let output: Output
+    /// The answer to "edit again?", one line; nil at the end of input.
+    var readAnswer: () -> String? = { readLine() }
+
+    /// How an edit ended.
+    enum Outcome: Equatable {
+        /// The editor left the copy as it was: nothing changed.
+        case unchanged
+        /// settings.json now holds the edit.
+        case saved
+        /// settings.json was left as it was, and why (said too).
+        case notSaved(String)
+    }
+
+    func run() -> Outcome {
+        let path: String
+        let original: [UInt8]?
+        do {
+            path = try store.resolvedSettingsPath()
+            original = try FileIO.read(path, limit: 1 << 20, own: true)
+        } catch {
+            return notSaved("\(error); nothing was changed")
+        }
+        // No file yet: the copy starts with the settings notif would write (the defaults).
+        let start = original ?? Array(JSONWriter.pretty(PreferencesCodec.encode(NotificationPreferences(catalog: store.catalog), catalog: store.catalog)).utf8)
+        let copy = Posix.join(store.paths.configDirectory, "settings.edit-\(Hex.of(UInt32.random(in: 0...UInt32.max), width: 8)).json")
+        do {
+            try FileIO.makeDirectory(store.paths.configDirectory)
+            try AtomicFile.create(start, at: copy)
+        } catch {
+            return notSaved("cannot make the private copy to edit: \(error); nothing was changed")
+        }
+        let editor = editorCommand()
+        while true {
+            switch ForegroundProgram.run(editor.argv + [copy]) {
+            case .exited(0):
+                break
+            case .exited(let code):
+                return giveUp(copy, start: start, "the editor (\(editor.name)) exited with status \(code)")
+            case .signalled(let signal):
+                return giveUp(copy, start: start, "the editor (\(editor.name)) was ended by signal \(signal)")
+            case .notStarted(let reason):
+                return giveUp(copy, start: start, "the editor (\(editor.name)) could not be started: \(reason)")
+            }
+            let edited: [UInt8]
+            do {
+                edited = try FileIO.read(copy, limit: 1 << 20, own: true) ?? []
+            } catch {
+                return giveUp(copy, start: start, "the edited copy cannot be read: \(error)")
+            }
+            if edited == start {
+                try? FileIO.remove(copy)
+                output.line("\(path) is unchanged.")
+                return .unchanged
+            }
+            do {
+                try store.replace(with: edited, expecting: original)
+                try? FileIO.remove(copy)
+                output.line("Saved \(path).")
+                return .saved
+            } catch {
+                switch error {
+                case .invalid, .newerVersion:
+                    output.error(error.description.replacing(path, with: "the edited settings.json"))
+                case .changedMeanwhile:
+                    return giveUp(copy, start: start, "\(error); `notif edit` again starts from what it holds now")
+                case .file:
+                    return giveUp(copy, start: start, error.description)
+                }
+            }
+            output.err("Edit again (e), or keep the old settings.json and drop this edit (k)? [e] ")
+            guard let answer = readAnswer()?.lowercased().drop(while: { $0 == " " || $0 == "\t" }) else {
+                return giveUp(copy, start: start, "no answer")
+            }
+            if answer.hasPrefix("k") {
+                try? FileIO.remove(copy)
+                output.line("\(path) was not changed; the edit was dropped.")
+                return .notSaved("settings.json was not changed; the edit was dropped.")
+            }
+        }
+    }
+
+    /// Stops without saving: says why, and keeps the copy when the person changed it.
+    private func giveUp(_ copy: String, start: [UInt8], _ why: String) -> Outcome {
+        let edited = (try? FileIO.read(copy, limit: 1 << 20, own: true)) ?? nil
+        if let edited, edited != start {
+            return notSaved("\(why): settings.json was not changed; your edit is kept in \(copy)")
+        }
+        try? FileIO.remove(copy)
+        return notSaved("\(why): settings.json was not changed")
+    }
+
+    private func notSaved(_ message: String) -> Outcome {
+        output.error(message)
+        return .notSaved(message)
+    }
+
+    /// `$VISUAL`, else `$EDITOR` (either may hold options: run by /bin/sh, as `crontab -e`
+    /// does), else sensible-editor when it is on PATH, else vi; the file to edit follows.
+    func editorCommand() -> (argv: [String], name: String) {
+        for variable in ["VISUAL", "EDITOR"] {
+            if let value = lookup(variable), !value.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                return (["/bin/sh", "-c", value + " \"$1\"", "notif-edit"], value)
+            }
+        }
+        let path = (lookup("PATH") ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        if path.contains(where: { FileIO.isExecutable(Posix.join($0, "sensible-editor")) }) {
+            return (["sensible-editor"], "sensible-editor")
+        }
+        return (["vi"], "vi")
+    }
+}
