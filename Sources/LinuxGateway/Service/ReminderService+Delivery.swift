@@ -21,7 +21,9 @@ extension ReminderService {
         let today = context.zone.localDateTime(of: now).date
         let preferences: NotificationPreferences
         do {
-            preferences = try context.store.load().preferences
+            // A scheduled run may meet settings.json mid-write (an editor saving at 09:00): a file
+            // that does not parse, or is not there, is read again once it has been quiet.
+            preferences = try context.store.loadSettled().preferences
         } catch {
             return log(reminder.id, kind: .scheduled, now: now, .failed, "cannot read settings: \(error)")
         }
@@ -66,9 +68,7 @@ extension ReminderService {
         let now = context.clock.now()
         let preferences: NotificationPreferences
         do {
-            // A scheduled run may meet settings.json mid-write (an editor saving at 09:00): a file
-            // that does not parse, or is not there, is read again once it has been quiet.
-            preferences = try (kind == .test ? context.store.load() : context.store.loadSettled()).preferences
+            preferences = try context.store.load().preferences
         } catch {
             return log(reminder.id, kind: .test, now: now, .failed, "cannot read settings: \(error)")
         }

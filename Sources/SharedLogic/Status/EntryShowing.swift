@@ -26,8 +26,8 @@ public enum EntryShowing: Equatable, Sendable {
         shows[reminder.preference] = true
         // Only the entry's timing is asked here: whether the settings let it show is the status's other half.
         let first = runs(of: firing, zone: zone, after: now).first { run in
-            DeliveryDecision.decide(reminder, kind: .scheduled, preferences: shows, lastDelivered: lastDelivered,
-                                    now: run, zone: deliveryZone) == .deliver
+            DeliveryDecision.decide(reminder, preferences: shows, now: run, zone: deliveryZone,
+                                    shown: lastDelivered.map { ShownDay(day: $0) }) == .deliver
         }
         return first.map(EntryShowing.at) ?? .never
     }
