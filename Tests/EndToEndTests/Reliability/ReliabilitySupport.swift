@@ -162,7 +162,7 @@ extension Sandbox {
 /// Deletes a throwaway user made by this suite, crontab first, taking the same turn-lock as
 /// `TestUser.make` (useradd and userdel both rewrite /etc/passwd).
 func deleteUser(_ user: TestUser) {
-    precondition(user.name.hasPrefix("notif-tr"))
+    precondition(user.name.hasPrefix("notif-t"))
     _ = try? run(["crontab", "-r", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
     _ = try? run(["flock", "/tmp/notif-tests-useradd.lock", "userdel", "-r", user.name],
                  environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
