@@ -218,7 +218,7 @@ import Testing
         ("", "line 1, column 1: the file is empty — write {} in it for the defaults, or remove it"),
         ("{\"version\": 1, \"tipsAndUpdates\": tr", "line 1, column 34: the word tr — use true, false or null"),
         ("{\"tipsAndUpdates\": \"on\"}", "line 1, column 20: \"tipsAndUpdates\" is \"on\" — use true or false"),
-        ("{\"sound\": \"trumpet\"}", "line 1, column 11: \"sound\" is \"trumpet\" — use one of default, chime, bell, silent"),
+        ("{\"sound\": \"trumpet\"}", "line 1, column 11: \"sound\" is \"trumpet\" — use default, chime, bell or silent"),
         ("{\n  \"sound\": \"bell\",\n  // mine\n}", "line 3, column 3: a comment — remove it: JSON has no comments"),
     ])
     func aFileWithAMistakeIsNamedAndKept(content: String, problem: String) throws {
@@ -228,7 +228,7 @@ import Testing
             let result = try sandbox.notif(args)
             #expect(result.status == 1, "\(args): \(result)")
             #expect(result.stderr.contains(sandbox.settingsPath + " " + problem), "\(args): \(result)")
-            #expect(result.stderr.contains("`notif edit` opens it"), "\(args): \(result)")
+            #expect(result.stderr.contains("fix it with `notif edit`, which checks it before it is saved"), "\(args): \(result)")
         }
         #expect(sandbox.read(sandbox.settingsPath) == content)
         #expect(sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings") } == ["settings.json"])

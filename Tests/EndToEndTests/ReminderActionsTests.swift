@@ -16,6 +16,7 @@ import TestSupport
         env.merge(extra) { $1 }
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try sandbox.entriesFromYesterday()
         return env
     }
 
@@ -29,6 +30,7 @@ import TestSupport
         let env = ["TZ": ZoneShift.whereItIs(9, 5), "NOTIF_SCHEDULER": "cron", "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        try user.entriesFromYesterday()
         #expect(try user.crontab().contains("deliver --quiet tips-and-updates"))
 
         // What the cron job runs. It returns at once, before the button is pressed.
@@ -72,6 +74,7 @@ import TestSupport
         #expect(try manager.run([binary, "permission", "grant"]).status == 0)
         let set = try manager.run([binary, "set", "tips-and-updates", "on"], ["TZ": tz])
         #expect(set.status == 0 && set.stdout.contains("with systemd"), "\(set)")
+        try user.entriesFromYesterday()
         // What the timer starts at 09:00 (started by hand: 09:00 has passed today, nothing was shown).
         let units = user.home + "/.config/systemd/user"
         let timer = try #require(((try? FileManager.default.contentsOfDirectory(atPath: units)) ?? []).first { $0.hasPrefix("notif-tips-and-updates") && $0.hasSuffix(".timer") },
@@ -103,6 +106,7 @@ import TestSupport
         let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5)]) { $1 }
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        try user.entriesFromYesterday()
         let deliver = try user.run([binary, "deliver", "tips-and-updates"], env)
         #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(deliver)")
         #expect(Waiters.find(DetachedActionWaiterName.command, uid: user.uid).count == 1, "the waiter waits while it is shown")
@@ -126,6 +130,7 @@ import TestSupport
         let display = try VirtualDisplay()
         let session = try DesktopSession(user: user, display: display)
         let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5)]) { $1 }
+        try user.reminderDueToday(binary, env)
         // Every NotificationClosed on the bus, as dbus-monitor prints them.
         let monitorLog = sandbox.path + "/closed"
         let monitor = Process()
@@ -254,6 +259,7 @@ import TestSupport
 
         // A notification that is never closed: the waiter gives up at its limit and takes it away.
         try service.configure([:])
+        sandbox.notSentToday()
         let start = Date()
         let waiter = try sandbox.notif([DetachedActionWaiterName.command, "tips-and-updates", "--show-within", "5000", "--wait-at-most", "1"], env)
         #expect(waiter.status == 0 && waiter.stdout == "shown through this session as notification 2, with Turn off and Settings\n", "\(waiter)")

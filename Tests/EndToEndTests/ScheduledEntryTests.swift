@@ -6,9 +6,10 @@ import TestSupport
 /// environment (HOME, LOGNAME, SHELL=/bin/sh, PATH=/usr/bin:/bin and nothing else), as the user.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user's real crontab"))
 struct ScheduledEntryTests {
-    /// The user's notif lines, schedule fields and command apart (the command as cron hands it to sh).
+    /// The user's notif lines, schedule fields and command apart (the command as cron hands it to
+    /// sh); the block's SHELL and PATH settings are not entries.
     func lines(_ user: TestUser) throws -> [(schedule: String, command: String)] {
-        try user.crontab().split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+        try user.crontab().split(separator: "\n").filter { !$0.hasPrefix("#") && !CronLine.isSetting($0) }.map { line in
             let fields = line.split(separator: " ", maxSplits: line.hasPrefix("@") ? 1 : 5, omittingEmptySubsequences: false)
             return (fields.dropLast().joined(separator: " "), NastyNames.cronCommand(String(fields.last!)))
         }

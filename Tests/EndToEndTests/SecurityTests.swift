@@ -147,7 +147,7 @@ import TestSupport
         listener = try Listener(as: a, path: stale)
         let own = try a.run([binary, "test"], cronLike)
         #expect(own.status == 1 && own.stderr.contains("the recorded session: "), "\(own)")
-        #expect(listener?.accepted == 1)
+        #expect((listener?.accepted ?? 0) >= 1, "A's own recorded bus was not tried")
 
         // A's own user bus comes before any recorded one.
         let runtime = "/run/user/\(a.uid)"
@@ -158,7 +158,7 @@ import TestSupport
         let said = viaUserBus.stderr
         #expect(viaUserBus.status == 1 && said.contains("the user bus: "), "\(viaUserBus)")
         #expect((said.range(of: "the user bus: ")?.lowerBound ?? said.endIndex) < (said.range(of: "the recorded session: ")?.lowerBound ?? said.startIndex), "\(said)")
-        #expect(userBus.accepted == 1)
+        #expect(userBus.accepted >= 1, "the user bus was not tried")
         withExtendedLifetime(userBus) {}
         withExtendedLifetime(listener) {}
     }

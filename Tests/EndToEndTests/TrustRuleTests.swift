@@ -83,6 +83,7 @@ import TestSupport
         let env = ["TZ": ZoneShift.whereItIs(9, 5), "DBUS_SESSION_BUS_ADDRESS": service.busAddress, "NOTIF_SCHEDULER": "cron"]
         #expect(try a.run([trusted, "permission", "grant"], env).status == 0)
         #expect(try a.run([trusted, "set", "tips-and-updates", "on"], env).status == 0)
+        try a.entriesFromYesterday()
         let log = a.stateDir + "/deliveries.jsonl"
 
         // What cron would run from a line an earlier build wrote.
@@ -135,7 +136,9 @@ import TestSupport
         // gio as it is asked: what it was told to launch, then the entry's command as gio would run it.
         try fakes.add("gio", "printf '%s\\n' \"$@\" > '\(record)/gio'; exec sh -c \"$(sed -n 's/^Exec=//p' \"$2\")\"")
         let service = try FakeNotificationService(config: ["invoke": "settings", "invoke_after": 0.2], user: a)
-        let env = ["DBUS_SESSION_BUS_ADDRESS": service.busAddress, "DISPLAY": ":98", "PATH": fakes.path, "XDG_DATA_DIRS": "/nonexistent"]
+        let env = ["DBUS_SESSION_BUS_ADDRESS": service.busAddress, "DISPLAY": ":98", "PATH": fakes.path, "XDG_DATA_DIRS": "/nonexistent",
+                   "TZ": ZoneShift.whereItIs(9, 5)]
+        try a.reminderDueToday(trusted, env)
         let waiter = [program, DetachedActionWaiterName.command, "tips-and-updates", "--show-within", "5000", "--wait-at-most", "20"]
         #expect(try a.run(waiter, env).stdout.hasPrefix("shown "))
         #expect(waitUntil(10) { service.notifications().count == 2 }, "no word that Settings could not open: \(service.notifications())")
@@ -147,6 +150,7 @@ import TestSupport
         // A's own entry, in A's data directory, is launched.
         let mine = a.home + "/.local/share/applications/notif.desktop"
         try a.run(["sh", "-c", "mkdir -p \"${0%/*}\" && printf '[Desktop Entry]\\nExec=true\\n' > \"$0\"", mine]).expectSuccess()
+        try a.notSentToday()
         #expect(try a.run(waiter, env).stdout.hasPrefix("shown "))
         #expect(waitUntil(10) { (try? String(contentsOfFile: record + "/gio", encoding: .utf8)) == "launch\n\(mine)\n" },
                 "\(String(describing: try? String(contentsOfFile: record + "/gio", encoding: .utf8)))")

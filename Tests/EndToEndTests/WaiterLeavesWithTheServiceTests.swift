@@ -31,6 +31,7 @@ extension ReminderActionsTests {
         let env = session.environment.merging(["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5)]) { $1 }
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        try user.entriesFromYesterday()
         let deliver = try user.run([binary, "deliver", "tips-and-updates"], env)
         #expect(deliver.status == 0 && deliver.stdout.contains("with Turn off and Settings"), "\(deliver)")
         #expect(Waiters.find(DetachedActionWaiterName.command, uid: user.uid).count == 1, "the waiter waits while dunst shows it")

@@ -56,8 +56,8 @@ import Testing
         #expect(iso(status.wantedReminder) == "2026-12-02T03:30:00+00:00")
     }
 
-    /// An entry none of whose runs is at the reminder's time (a built-in entry edited to 10:00)
-    /// never shows it: no next reminder, and why.
+    /// An entry none of whose runs comes when the reminder is due (a built-in entry edited to
+    /// 08:00: each run is before that day's 09:00) never shows it: no next reminder, and why.
     @Test func anEntryThatNeverComesAtTheReminderTimeGivesNoNextReminder() throws {
         var fixture = ServiceFixture(now: "2026-12-01T06:00:00+00:00")
         fixture.scheduler = .embedded
@@ -67,7 +67,7 @@ import Testing
         #expect(try fixture.service.apply().succeeded)
         let directory = EmbeddedScheduler(paths: fixture.scratch.paths, owner: fixture.service.context.configuration).directory
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
-        let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8).replacingOccurrences(of: "time=09:00", with: "time=10:00")
+        let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8).replacingOccurrences(of: "time=09:00", with: "time=08:00")
         try text.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
         let status = fixture.service.status()
         #expect(status.nextReminder == nil && status.reminders.next == .none(.neverShows), "\(status.reminders.next)")

@@ -25,8 +25,12 @@ import Testing
         // Already shown today (in the delivery zone): tomorrow.
         #expect(EntryShowing.of(reminder, firing: embedded, deliveryZone: .utc, zone: zones, after: now,
                                 lastDelivered: CivilDate(year: 2026, month: 12, day: 1)) == .at(ISO8601.parse("2026-12-02T09:00:00Z")!))
-        // Counted in Kolkata, a run at 09:00 UTC is 14:30 there: never the reminder's time.
-        #expect(EntryShowing.of(reminder, firing: embedded, deliveryZone: kolkata, zone: zones, after: now, lastDelivered: nil) == .never)
+        // Counted in Kolkata, a run at 09:00 UTC is 14:30 there: after 09:00, so it shows it, late.
+        #expect(EntryShowing.of(reminder, firing: embedded, deliveryZone: kolkata, zone: zones, after: now, lastDelivered: nil)
+                == .at(ISO8601.parse("2026-12-01T09:00:00Z")!))
+        // Counted in New York, it is 04:00 there: before the day's 09:00 every day, so never.
+        #expect(EntryShowing.of(reminder, firing: embedded, deliveryZone: ZoneRules(posix: "EST5")!, zone: zones, after: now,
+                                lastDelivered: nil) == .never)
     }
 
     /// cron lines for Berlin on a UTC machine (07:00 and 08:00 UTC): in December the 08:00 one.

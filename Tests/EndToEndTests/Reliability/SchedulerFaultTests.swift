@@ -172,6 +172,7 @@ struct ReliabilityCronFaultTests {
                     "PATH": "/nonexistent"]
         #expect(try sandbox.notif(["permission", "grant"], base).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], base).status == 0)
+        try sandbox.entriesFromYesterday()
         func records() -> [[String: Any]] {
             (sandbox.read(sandbox.stateDir + "/deliveries.jsonl") ?? "").split(separator: "\n")
                 .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
