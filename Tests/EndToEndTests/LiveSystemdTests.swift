@@ -120,6 +120,7 @@ struct LiveSystemdTests {
         #expect(DeliveryLine.all(of: live.user).isEmpty, "a first start fires nothing")
         live.manager.stop()
         try FileManager.default.setAttributes([.modificationDate: zone.noon(daysBefore: 1)], ofItemAtPath: live.stamp(of: timer))
+        try live.user.entriesFromYesterday()   // the entry was there yesterday too
 
         try live.manager.start()
         #expect(waitUntil(20) { !DeliveryLine.all(of: live.user).isEmpty }, "\(live.manager.output)")

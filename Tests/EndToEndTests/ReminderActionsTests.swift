@@ -237,7 +237,7 @@ import TestSupport
         let service = try FakeNotificationService(config: ["capabilities": ["body", "icon-static"], "invoke": "turn-off"])
         let env = try prepared(sandbox, service)
         let deliver = try sandbox.notif(["deliver", "tips-and-updates"], env)
-        #expect(deliver.status == 0 && deliver.stdout.contains("; through this session as notification 1\n"), "\(deliver)")
+        #expect(deliver.status == 0 && deliver.stdout.contains("; accepted by the notification service through this session as notification 1\n"), "\(deliver)")
         let sent = try #require(service.notifications().first)
         #expect(sent["actions"] as? [String] == [] && (sent["hints"] as? [String: String])?["desktop-entry"] == "notif", "\(sent)")
         #expect(Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty)

@@ -46,6 +46,7 @@ struct ScheduledEntryTests {
         #expect(try user.run([binary, "permission", "grant"], env).status == 0)
         let set = try user.run([binary, "set", "tips-and-updates", "on"], env)
         #expect(set.status == 0, "\(set)")
+        try user.entriesFromYesterday()
         let entry = try lines(user)
         #expect(entry.map(\.schedule).last == "@reboot" && entry.count == 2, "\(entry)")
         let (daily, boot) = (entry[0].command, entry[1].command)

@@ -113,15 +113,23 @@ import SharedLogic
 
     /// systemd skips a calendar time a daylight-saving gap leaves out (measured with its own
     /// calendar code): in a zone whose daylight time begins at 09:00, `*-*-* 09:00:00` does not
-    /// elapse that day. The timer also gets the first moment after the gap, 10:00, which does.
+    /// elapse that day. The timer also gets the first moment after each gap to the horizon,
+    /// dated in UTC, which does elapse.
     @Test func aGapOverNineGetsACalendarAtItsEnd() throws {
         let y1 = "YST-1YDT,M3.5.0/9,M10.5.0/3"
         let entry = entry(program: "/usr/local/bin/notif")
         let calendars = SystemdUnits.calendars(for: entry, systemZone: try #require(ZoneRules(posix: y1)), now: Instant(seconds: 1_795_000_000))
-        #expect(calendars == ["*-*-* 09:00:00", "*-*-* 10:00:00"])
+        #expect(calendars == ["*-*-* 09:00:00", "2027-03-28 08:00:00 UTC", "2028-03-26 08:00:00 UTC", "2029-03-25 08:00:00 UTC", "2030-03-31 08:00:00 UTC"])
         // 2027-03-28 is the last Sunday of March: 09:00 is skipped, 10:00 YDT (08:00 UTC) is there.
         #expect(try Self.elapses("*-*-* 09:00:00", from: "2027-03-27 12:00:00", count: 2, tz: y1) == ["2027-03-29 07:00:00 UTC", "2027-03-30 07:00:00 UTC"])
-        #expect(try Self.elapses("*-*-* 10:00:00", from: "2027-03-27 12:00:00", count: 1, tz: y1) == ["2027-03-28 08:00:00 UTC"])
+        #expect(try Self.elapses(calendars[1], from: "2027-03-27 12:00:00", count: 1, tz: y1) == ["2027-03-28 08:00:00 UTC"])
+        // A gap from 08:30 to 09:30: systemd skips even 09:30, the first moment after it, as a
+        // daily time that day; the dated calendar elapses.
+        let z1 = "ZST-1ZDT,M3.5.0/8:30,M10.5.0/3"
+        let half = SystemdUnits.calendars(for: entry, systemZone: try #require(ZoneRules(posix: z1)), now: Instant(seconds: 1_795_000_000))
+        #expect(half.first == "*-*-* 09:00:00" && half.dropFirst().first == "2027-03-28 07:30:00 UTC", "\(half)")
+        #expect(try Self.elapses("*-*-* 09:30:00", from: "2027-03-28 00:00:00", count: 1, tz: z1) == ["2027-03-29 07:30:00 UTC"])
+        #expect(try Self.elapses(half[1], from: "2027-03-28 00:00:00", count: 1, tz: z1) == ["2027-03-28 07:30:00 UTC"])
         // A zone without such a gap keeps its one calendar.
         #expect(SystemdUnits.calendars(for: entry, systemZone: systemZone("Europe/Berlin"), now: Instant(seconds: 1_795_000_000)) == ["*-*-* 09:00:00"])
     }

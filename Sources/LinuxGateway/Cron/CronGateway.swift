@@ -137,6 +137,8 @@ public struct CronGateway: LocalNotificationGateway {
     /// With no crontab yet it gives the editor a template instead, and says so on stderr.
     func readExactly() throws(GatewayError) -> [UInt8] {
         let result = try call(["crontab", "-e"], environment: ["VISUAL": "/bin/cat", "EDITOR": "/bin/cat"])
+        // A crontab that refuses to edit a table that is not there says so as `crontab -l` does.
+        if result.exitStatus == 1 && result.stderrText.hasPrefix("no crontab for") { return [] }
         guard result.succeeded else { throw GatewayError("`crontab -e` failed (\(result.failureSummary)); your crontab was not changed") }
         return result.stderrText.hasPrefix("no crontab for") ? [] : result.stdout
     }

@@ -37,19 +37,31 @@ public enum SystemdUnits {
     /// POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, or a file outside the zone database), each time
     /// in the system zone that is the reminder's time in the user's zone (`SchedulerTimes`).
     ///
-    /// systemd skips a calendar time a daylight-saving gap leaves out that day (09:00 in a zone
-    /// whose clock jumps from 08:30 to 09:30): the zone's rules give the first moment after such a
-    /// gap (`SchedulerTimes`), which gets a calendar of its own (`*-*-* 09:30:00`). It fires on the
-    /// other days too, after the reminder; no zone of today's database has such a gap.
+    /// A daylight-saving gap that leaves the reminder's time out of a day (09:00 in a zone whose
+    /// clock jumps from 08:30 to 09:30) makes the first moment after it the firing; systemd skips
+    /// that moment as a daily time, so each such day to the horizon gets a dated calendar in UTC
+    /// (`2027-03-28 07:30:00 UTC`). No zone of today's database has such a gap.
     public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
                                  zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
+        let userZone = entry.zoneVariable == nil ? systemZone : entry.zone
+        let gaps = SchedulerTimes.gapEnds(of: entry.reminder, in: userZone, from: now).map(utcCalendar)
+        // In the user's own zone the reminder's time is the only daily one (a gap's end is dated).
+        let own = { (slot: SchedulerTimes.Slot) in slot.time == entry.reminder.time }
         guard let variable = entry.zoneVariable else {
-            return SchedulerTimes.slots(of: entry.reminder, in: systemZone, seenFrom: systemZone, from: now).map(calendar)
+            return SchedulerTimes.slots(of: entry.reminder, in: systemZone, seenFrom: systemZone, from: now).filter(own).map(calendar) + gaps
         }
         if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) {
-            return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: entry.zone, from: now).map { calendar($0) + " " + name }
+            return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: entry.zone, from: now).filter(own)
+                .map { calendar($0) + " " + name } + gaps
         }
-        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar)
+        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar) + gaps
+    }
+
+    /// `2027-03-28 07:30:00 UTC`: one moment.
+    static func utcCalendar(_ moment: Instant) -> String {
+        let utc = ZoneRules.utc.localDateTime(of: moment)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(utc.date) \(two(utc.hour)):\(two(utc.minute)):\(two(utc.second)) UTC"
     }
 
     /// `*-*-* 09:00:00`

@@ -40,6 +40,21 @@ public enum SchedulerTimes {
         return result
     }
 
+    /// The moments up to the horizon at which `reminder` falls due at a daylight-saving gap's
+    /// end: its time is left out of that day (08:30 becomes 09:30), so the first moment after
+    /// the jump is its firing. systemd skips such a moment even as a calendar time of its own (it
+    /// skips every wall time of the hour the gap moves, that day: measured with systemd 252), so
+    /// a timer gets each one as a dated calendar in UTC.
+    public static func gapEnds(of reminder: LocalReminder, in zone: ZoneRules, from start: Instant,
+                               horizonDays: Int64 = horizonDays) -> [Instant] {
+        zone.switches(after: start.seconds, through: start.seconds + horizonDays * 86_400).compactMap { change in
+            let fire = ReminderClock.nextFire(of: reminder, after: Instant(seconds: change - 1), in: zone)
+            let local = zone.localDateTime(of: fire)
+            let onTime = local.hour == reminder.time.hour && local.minute == reminder.time.minute
+            return fire.seconds == change && !onTime ? fire : nil
+        }
+    }
+
     /// A wall-clock time in the scheduler's zone, and for a weekly reminder the day there.
     public struct Slot: Hashable, Sendable {
         public var time: DailyTime

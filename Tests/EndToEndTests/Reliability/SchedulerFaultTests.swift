@@ -173,9 +173,11 @@ struct ReliabilityCronFaultTests {
         #expect(try sandbox.notif(["permission", "grant"], base).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], base).status == 0)
         try sandbox.entriesFromYesterday()
+        // The reminder's records (`notif test` below records its own).
         func records() -> [[String: Any]] {
             (sandbox.read(sandbox.stateDir + "/deliveries.jsonl") ?? "").split(separator: "\n")
                 .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+                .filter { $0["reminder"] as? String == "tips-and-updates" }
         }
         let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
 
