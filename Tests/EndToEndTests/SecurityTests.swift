@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Attacks by another local user and by privileged runs, against the real binary with throwaway
-/// users (README, Security). Each reproduces an attack that worked on an earlier build.
+/// users (doc/security.md). Each reproduces an attack that worked on an earlier build.
 @Suite(.serialized) struct SecurityTests {
     /// A Unix socket some user listens on (python3), like a session bus another user bound.
     final class Listener {

@@ -4,7 +4,7 @@ import Testing
 import SharedLogic
 @testable import Storage
 
-/// Files and directories that belong to someone else are never acted on (README, Security).
+/// Files and directories that belong to someone else are never acted on (doc/security.md).
 @Suite struct OwnershipTests {
     @Test func ownDirectoriesPass() {
         let dir = TempDir()

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A broken settings.json and what notif must do with it (README "Files").
+/// A broken settings.json and what notif must do with it (doc/reliability.md).
 struct BadSettings: Sendable, CustomTestStringConvertible {
     enum Kind: Sendable {
         /// Not valid JSON or wrong types: every command exits 1 naming the file, the line and

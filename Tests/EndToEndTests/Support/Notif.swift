@@ -78,7 +78,7 @@ enum NotifBinary {
 }
 
 /// A private directory tree for one test: HOME and XDG dirs for notif, removed afterwards.
-/// Not under /tmp: notif schedules nothing from a place others can write in (README, Security).
+/// Not under /tmp: notif schedules nothing from a place others can write in (doc/security.md).
 final class Sandbox {
     let path: String
     init() {
