@@ -174,7 +174,7 @@ struct CronMendingTests {
         _ = await poll(for: mine.secondsUntilNine + 40) { DeliveryLine.all(of: user).contains { $0.outcome == "delivered" } }
         let delivered = DeliveryLine.all(of: user).filter { $0.outcome == "delivered" }
         #expect(delivered.count == 1 && delivered.first?.kind == "scheduled" && delivered.first?.text.contains("T09:00:") == true,
-                "\(DeliveryLine.all(of: user))")
+                "\(DeliveryLine.all(of: user))\n\((try? system.crontab(of: user)) ?? "")\nentry since: \(user.read(user.stateDir + "/entry-since.json") ?? "none"), nine: \(mine.nine)")
         #expect(try session!.shown().map(\.summary) == ["Tips & Updates"])
         let after = try system.run(as: user, [binary, "status"], env)
         #expect(after.stdout.contains("In sync:            yes"), "\(after)")

@@ -252,7 +252,9 @@ struct WaitingDeliveryTests {
             .appendingPathComponent("Fixtures/notification_server.py").path
         let server = sandbox.path + "/notification_server.py"
         try FileManager.default.copyItem(atPath: fixture, toPath: server)
-        let script = sandbox.path + "/start-server", mark = sandbox.path + "/started"
+        // In the server's directory, which the user's server may write: the sandbox, which holds
+        // notif's program, stays writable by root alone (notif runs nothing from a place others can change).
+        let script = serverDirectory + "/start-server", mark = serverDirectory + "/started"
         try FileManager.default.createDirectory(atPath: serverDirectory, withIntermediateDirectories: true)
         try """
             #!/bin/sh
@@ -263,7 +265,7 @@ struct WaitingDeliveryTests {
 
             """.write(toFile: script, atomically: true, encoding: .utf8)
         for file in [script, server] { chmod(file, 0o755) }
-        for dir in [sandbox.path, serverDirectory] { chmod(dir, 0o777) }
+        chmod(serverDirectory, 0o777)
         return (script, mark)
     }
 
