@@ -9,7 +9,7 @@ import Storage
 /// D-Bus connection it shows the reminder with "Turn off" and "Settings", writes one status line
 /// to stdout for `deliver` (`shown ID` or `failed REASON`) and closes it, then waits for a button
 /// on that connection until the notification closes or `--wait-at-most` passes (8 hours unless
-/// told; then it takes the notification away), or until the service that showed it leaves the
+/// told; then it takes the notification away, as it does after a button), or until the service that showed it leaves the
 /// bus (its name goes to no one or to another service) or the bus connection ends: then no
 /// button can come, and it records why in deliveries.jsonl. "Turn off" runs what `notif set tips-and-updates
 /// off` runs; "Settings" opens the page in a terminal. When either fails, a notification says so.
@@ -41,7 +41,12 @@ extension Commands {
         }
         Self.status("shown \(id)")
         let limit = SpawnProcessRunner.monotonicNow() + waitAtMost
-        switch bus.answer(for: id, until: limit) {
+        let answer = bus.answer(for: id, until: limit)
+        if case .action = answer {
+            // dunst, mako and lxqt-notificationd keep the bubble after a button: its buttons would do nothing now.
+            bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 2)
+        }
+        switch answer {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
         case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
         case .timedOut: bus.close(id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away

@@ -213,6 +213,19 @@ import TestSupport
         }
     }
 
+    /// dunst, mako and lxqt-notificationd keep a bubble shown after its button was pressed (no
+    /// NotificationClosed): the waiter takes it away, so no button is left that does nothing.
+    @Test(.timeLimit(.minutes(5)))
+    func aBubbleTheServiceKeepsAfterAButtonIsClosedByTheWaiter() throws {
+        let sandbox = Sandbox()
+        let service = try FakeNotificationService(config: ["invoke": "turn-off", "invoke_after": 0.2, "keep_after_invoke": true])
+        let env = try prepared(sandbox, service)
+        #expect(try sandbox.notif(["deliver", "tips-and-updates"], env).stdout.contains("with Turn off and Settings"))
+        #expect(waitUntil(15) { sandbox.read(sandbox.settingsPath)?.contains("\"tipsAndUpdates\": false") == true })
+        #expect(waitUntil(10) { service.closed() == [1] }, "\(service.closed())")
+        #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func aServiceWithoutActionsGetsTheBubbleWithoutButtonsAndNoWaiter() throws {
         let sandbox = Sandbox()

@@ -10,6 +10,7 @@ hints, its id, the sender) and behaves as DIR/config.json says, read on every ca
     {"capabilities": ["actions", "body"],   what GetCapabilities answers
      "invoke": "turn-off",                  press this button, if the notification has it,
      "invoke_after": 0.5,                   this many seconds after Notify
+     "keep_after_invoke": true,             and keep it shown (no NotificationClosed), as dunst, mako and lxqt do
      "close_after": 2,                      else close it (expired) after this many seconds
      "leave_after_notify": true,            exit right after answering a Notify
      "allow_replacement": true,             let another service take the name over (read at start)
@@ -76,7 +77,8 @@ class Server(dbus.service.Object):
         if c.get("invoke") in names:
             def press():
                 self.signal(sender, "ActionInvoked", "us", dbus.UInt32(nid), c["invoke"])
-                self.signal(sender, "NotificationClosed", "uu", dbus.UInt32(nid), dbus.UInt32(2))
+                if not c.get("keep_after_invoke"):
+                    self.signal(sender, "NotificationClosed", "uu", dbus.UInt32(nid), dbus.UInt32(2))
                 return False
             GLib.timeout_add(int(c.get("invoke_after", 0.3) * 1000), press)
         elif c.get("close_after") is not None:
