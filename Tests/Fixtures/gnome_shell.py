@@ -49,11 +49,11 @@ def pointer(points, press):
 
 
 if __name__ == '__main__':
-    command = sys.argv[1]
-    numbers = [int(word) for word in sys.argv[2:]]
-    if command == 'shot':
+    command = sys.argv[1] if len(sys.argv) > 1 else ''
+    if command == 'shot' and len(sys.argv) == 3:
         shot(sys.argv[2])
-    elif command in ('move', 'click') and numbers and len(numbers) % 2 == 0:
+    elif command in ('move', 'click') and len(sys.argv) > 2 and len(sys.argv) % 2 == 0:
+        numbers = [int(word) for word in sys.argv[2:]]
         pointer(list(zip(numbers[0::2], numbers[1::2])), command == 'click')
     else:
         sys.exit('usage: gnome_shell.py shot FILE | move X Y [X Y...] | click X Y [X Y...] (pressed at the last point)')

@@ -76,9 +76,15 @@ final class HeadlessDesktop {
            let socket = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
             environment["WAYLAND_DISPLAY"] = socket   // as the session's programs have it
         }
-        information = try notifications("GetServerInformation").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A server may take the name before it answers (GNOME Shell's first call can time out).
+        var answer: RunResult?
+        _ = slowly(20) {
+            answer = try? self.notifications("GetServerInformation")
+            return answer?.status == 0
+        }
+        information = (answer?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard information.hasPrefix("('\(server.serverName)',") else {
-            throw E2EFailure("org.freedesktop.Notifications is not \(server.serverName) but \(information)")
+            throw E2EFailure("org.freedesktop.Notifications is not \(server.serverName): \(String(describing: answer))")
         }
         try settle()
     }
