@@ -35,6 +35,8 @@ import TestSupport
 
         let desktop = try HeadlessDesktop(server, user: user)
         row.information = desktop.information
+        row.package = server.packages[0] + " " + (try EndToEndTests.run(["dpkg-query", "-W", "-f", "${Version}", server.packages[0]],
+                                                                         environment: ["PATH": "/usr/bin:/bin"]).stdout)
         row.startSeconds = desktop.startSeconds
         // Two configurations of notif for the user (one per button: a reminder shows once a
         // day), each with cron, turned on in a zone where it is 08:55 and delivered in one where
@@ -178,6 +180,8 @@ import TestSupport
 struct DesktopRow {
     let server: NotificationServer
     var information = "not started"
+    /// Its Debian package and version (mako calls itself 0.0.0).
+    var package = ""
     var startSeconds: Double?
     var reminder = "not reached", turnOff = "not reached", signals = "", afterTurnOff = "", settings = "not reached", settingsSignals = ""
     var test = "not reached", plain = "", dnd = "not reached", dndNotifSaid = ""
@@ -202,7 +206,7 @@ struct DesktopRow {
     func write() {
         try? FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
         let name = information.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        let named = name.count >= 3 ? "\(name[0]) \(name[2])" : information
+        let named = (name.count >= 3 ? "\(name[0]) \(name[2])" : information) + (package.isEmpty ? "" : " (Debian \(package))")
         let started = startSeconds.map { String(format: "%.1f s", $0) } ?? "—"
         let turnOffCell = turnOff + (signals.isEmpty ? "" : "; then \(signals)") + (afterTurnOff.isEmpty ? "" : "; bubble \(afterTurnOff)")
         let settingsCell = settings + (settingsSignals.isEmpty ? "" : "; then \(settingsSignals)")
