@@ -29,12 +29,16 @@ RUN_PACKAGES := libncursesw5-dev libc6-dev tzdata cron curl
 DEB_PACKAGES := dpkg-dev debhelper libncurses-dev lintian binutils
 TEST_PACKAGES := $(RUN_PACKAGES) tmux faketime dbus dbus-bin xvfb dunst libglib2.0-bin systemd dbus-user-session libc-bin passwd util-linux procps desktop-file-utils python3 \
 	python3-dbus python3-gi librsvg2-common bash-completion zsh fish groff-base libnss-extrausers git nano vim jq \
+	xdotool x11-utils imagemagick xterm notification-daemon xfce4-notifyd xfconf mate-notification-daemon dconf-gsettings-backend \
 	$(DEB_PACKAGES)
+# `make desktops`: every desktop's notification server (GNOME Shell and Plasma are big: only here).
+DESKTOP_PACKAGES := $(TEST_PACKAGES) lxqt-notificationd lxqt-qtplugin plasma-workspace plasma-desktop gnome-shell gjs \
+	mako-notifier sway grim sway-notification-center wayvnc
 
 SHOT_PACKAGES := xvfb xterm tmux imagemagick x11-utils fonts-dejavu-core
 BENCH_PACKAGES := dialog hyperfine strace gcc python3 cron passwd util-linux dbus xvfb dunst libnotify-bin libglib2.0-bin
 
-.PHONY: run test check soak build release install install-files uninstall deb deb-build man deps-run deps-test clean screenshots bench
+.PHONY: run test check soak desktops build release install install-files uninstall deb deb-build man deps-run deps-test clean screenshots bench
 
 run: deps-run release
 	@$(RELEASE_BIN) $(ARGS)
@@ -66,6 +70,15 @@ soak: deps-test
 	$(SWIFT) build --build-tests $(STRICT)
 	NOTIF_SOAK=1 $(SWIFT) test --skip-build --filter 'Reliability|CrashSafety|Concurrency|TerminalReliability|PageFuzz|KeyFuzz'; status=$$?; \
 	  scripts/cleanup-test-users; exit $$status
+
+# The reminder and `notif test` on each desktop's notification server; writes doc/desktops.md.
+desktops:
+	@scripts/require-swift
+	@scripts/install-packages $(DESKTOP_PACKAGES)
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) build $(RELEASE)
+	touch $(RELEASE_BIN)
+	scripts/desktops; status=$$?; scripts/cleanup-test-users; exit $$status
 
 build:
 	@scripts/require-swift

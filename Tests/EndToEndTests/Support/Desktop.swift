@@ -2,12 +2,12 @@ import Foundation
 import TestSupport
 import LinuxGateway
 
-/// A headless X display (Xvfb) any user may connect to, for dunst.
+/// A headless X display (Xvfb) any user may connect to, for dunst and the other X11 servers.
 final class VirtualDisplay {
     let display: String
     private let process: Process
 
-    init() throws {
+    init(size: String = "640x480") throws {
         // Xvfb picks a free display number itself and writes it to fd 3 (-displayfd) once it
         // listens, so tests starting displays at the same time never share one. Process cannot
         // hand a child fd 3, so a shell moves the pipe there from stdout.
@@ -15,7 +15,7 @@ final class VirtualDisplay {
         let process = Process()
         self.process = process
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec /usr/bin/Xvfb -displayfd 3 -ac -nolisten tcp -screen 0 640x480x24 3>&1 >/dev/null 2>&1"]
+        process.arguments = ["-c", "exec /usr/bin/Xvfb -displayfd 3 -ac -nolisten tcp -screen 0 \(size)x24 3>&1 >/dev/null 2>&1"]
         process.standardOutput = ready
         process.standardError = FileHandle.nullDevice
         try process.run()
