@@ -71,7 +71,7 @@ struct Commands {
             rows.append(("Mode", p.mode.rawValue))
             for setting in Setting.all {
                 var value = setting.value(in: p)
-                if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
+                if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p[.pushNotifications] { value += " (inactive: Push Notifications is off)" }
                 if case .toggle(let toggle) = setting, let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
                     value = Self.reminderValue(reminder, report: report)
                 }

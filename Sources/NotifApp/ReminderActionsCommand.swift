@@ -103,7 +103,7 @@ extension Commands {
     /// The same path as `notif set SETTING off`; a failure is shown as a notification.
     private func turnOff(_ reminder: LocalReminder, icon: String) {
         let said = Captured()
-        let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.rawValue, "off")
+        let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.name, "off")
         // What `set` said, without a line the next one repeats ("Tips & Updates: off", then
         // "Tips & Updates: off, nothing scheduled").
         let lines = said.text.split(separator: "\n").map(String.init)

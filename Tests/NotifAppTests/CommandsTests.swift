@@ -24,7 +24,7 @@ import Testing
     @Test func setWhilePermissionIsUndecidedSavesTheToggleAndSchedulesNothing() throws {
         let fixture = AppFixture(), captured = CapturedOutput()
         #expect(commands(fixture, captured).set(tips, "on") == .success, "\(captured.err)")
-        #expect(try fixture.context.store.load().preferences.tipsAndUpdates)
+        #expect(try fixture.context.store.load().preferences[.tipsAndUpdates])
         #expect(try installed(fixture) == [])
         #expect(captured.out.hasPrefix("Tips & Updates: on\n"), "\(captured.out)")
     }
@@ -37,7 +37,7 @@ import Testing
         #expect(try installed(fixture) == [tips])
         #expect(run.set(tips, "off") == .success, "\(captured.err)")
         #expect(try installed(fixture) == [])
-        #expect(try !fixture.context.store.load().preferences.tipsAndUpdates)
+        #expect(try !fixture.context.store.load().preferences[.tipsAndUpdates])
     }
 
     /// What `set` says of a scheduled reminder agrees with `status`: the next time when its
@@ -64,7 +64,7 @@ import Testing
         #expect(run.set("push-notifications", "off") == .success, "\(captured.err)")
         #expect(try installed(fixture) == [])
         let saved = try fixture.context.store.load().preferences
-        #expect(saved.tipsAndUpdates && !saved.pushNotifications)
+        #expect(saved[.tipsAndUpdates] && !saved[.pushNotifications])
     }
 
     @Test func aValueTheSettingDoesNotTakeIsBadUsageAndChangesNothing() throws {
@@ -167,7 +167,7 @@ import Testing
         #expect(run.history(limit: 20, json: false) == .success)
         #expect(captured.out == "No deliveries yet.\n")
         // A run at 12:00, after 09:00 and nothing shown yet today: the reminder, recorded.
-        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.context.store.update { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         _ = run.deliver(tips)
         #expect(fixture.desktop.handOffs == [tips])
         captured.out = ""
@@ -220,7 +220,7 @@ import Testing
         fixture.forced = .cron
         let crontab = LockWatchingCrontab(lockPath: fixture.scratch.path + "/.local/state/notif/configurations.lock")
         fixture.ownRunner = crontab
-        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.context.store.update { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded && outcome.notice == nil, "\(outcome.report)")
         #expect(crontab.heldAtWrite == [true], "the crontab was written without the list's lock")

@@ -40,12 +40,12 @@ enum OnboardingScreen {
                     ? "This is a Guest project: reminders are scheduled locally, and nothing is sent to a server."
                     : "This is an Account project: notifications come from your server.",
             ]
-        case .guestReminders where state.preferences.tipsAndUpdates && state.preferences.permission != .granted:
+        case .guestReminders where state.preferences[.tipsAndUpdates] && state.preferences.permission != .granted:
             text = [
                 "Tips & Updates is on, but notifications are not allowed (Permission: \(state.preferences.permission.word)): nothing is scheduled until you allow them.",
                 "p on the Notifications page changes the permission; every other setting is there too.",
             ]
-        case .guestReminders where state.preferences.tipsAndUpdates:
+        case .guestReminders where state.preferences[.tipsAndUpdates]:
             text = [
                 "Tips & Updates is on: a daily reminder at 09:00, your local time.",
                 "You can change it, and every other setting, on the Notifications page.",
