@@ -12,6 +12,9 @@ public enum NotifCommandLine {
         .choice(Setting.all.map { Choice($0.name, $0.label, next: $0.values) })
     }
 
+    /// The reminder's time the help and the man page name (`\(reminderTime)`), from the reminder table.
+    static let reminderTime = LocalReminders.tipsAndUpdates.time
+
     /// Reminder ids (from `LocalReminders.all`).
     static var reminders: ValueKind {
         .choice(LocalReminders.all.map { Choice($0.id, $0.title) })
@@ -136,11 +139,11 @@ public enum NotifCommandLine {
             CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
                 Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
                 @reboot line, notif daemon), and one rule decides, by your clock (TZ, else the system \
-                zone): the reminder of a day is due from the first moment the clock reads its time (09:00) \
+                zone): the reminder of a day is due from the first moment the clock reads its time (\(reminderTime)) \
                 or later that day, after a jump over it (a DST gap, a zone change, a resume) the first \
                 moment after the jump, until the day ends. A due reminder is sent once, if the saved \
                 settings still ask for it, and if its entry was there before that day's time (turned on \
-                at 14:00, the first reminder is the next day's 09:00). A run outside that window, or after \
+                at 14:00, the first reminder is the next day's \(reminderTime)). A run outside that window, or after \
                 the day's reminder was sent, does nothing and records nothing. notif knows only that the \
                 notification service accepted the notification, not that it was seen (under Do Not \
                 Disturb most servers keep it off the screen and say nothing).
@@ -270,7 +273,7 @@ public enum NotifCommandLine {
         notif keeps the Notifications settings of a Guest project (Push Notifications, Tips & \
         Updates, Queue alerts, Promotions, Sound, Vibration) and turns them into real scheduled \
         entries. While Push Notifications is on, Tips & Updates is on and notifications are allowed, a \
-        reminder is shown every day at 09:00 local time through the desktop notification service. Only \
+        reminder is shown every day at \(reminderTime) local time through the desktop notification service. Only \
         Tips & Updates schedules anything; the other settings are saved preferences.
 
         With no command, notif opens the Notifications page in the terminal (the onboarding wizard \
@@ -326,7 +329,7 @@ public enum NotifCommandLine {
         ("crontab", "with cron, notif's lines in your crontab", """
             Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \
             block TAG" and "# END notif managed block TAG" (TAG: a hash of the settings path); other lines \
-            are not touched. Each reminder has a daily line per system-zone time that is 09:00 in your \
+            are not touched. Each reminder has a daily line per system-zone time that is \(reminderTime) in your \
             zone (on the days the system clock falls back through that time, an hourly line as well: cron \
             runs no fixed-time line in a repeated hour), and an @reboot line running deliver --catch-up, \
             each run only while notif's program is there.
@@ -339,17 +342,17 @@ public enum NotifCommandLine {
         ("XDG_CONFIG_HOME, XDG_STATE_HOME, TZ, NO_COLOR, ESCDELAY", """
             as usual; relative XDG values are ignored. Scheduled entries carry absolute XDG directories, a \
             HOME other than the password database's and TZ, so they read the same files and the reminder \
-            comes at 09:00 in your zone whatever zone the scheduler runs in
+            comes at \(reminderTime) in your zone whatever zone the scheduler runs in
             """),
     ]
 
     static let manualSections: [(title: String, text: String)] = [
         ("WHEN THE REMINDER COMES", """
             Schedulers only wake `notif deliver`; it decides by your clock. The reminder of a day is due \
-            from the first moment the clock reads 09:00 or later that day until the day ends, and is shown \
-            once: at 09:00, or at the first run after it (a boot, a resume, a login, a clock jump over \
-            09:00), if its entry was there before that day's 09:00. Days that have ended are never shown, \
-            and the next reminder stays at 09:00. When no notification service can be reached, a waiter \
+            from the first moment the clock reads \(reminderTime) or later that day until the day ends, and is shown \
+            once: at \(reminderTime), or at the first run after it (a boot, a resume, a login, a clock jump over \
+            \(reminderTime)), if its entry was there before that day's \(reminderTime). Days that have ended are never shown, \
+            and the next reminder stays at \(reminderTime). When no notification service can be reached, a waiter \
             shows it as soon as one comes, that day; the record says how late and why, or that the day \
             was missed. The bus is asked to start a notification server only from inside the graphical \
             session (DISPLAY or WAYLAND_DISPLAY set), or when the systemd user manager's environment has a \

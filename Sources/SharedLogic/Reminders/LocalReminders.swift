@@ -8,7 +8,7 @@ public enum LocalReminders {
         id: "test",
         title: "notif test notification",
         body: "If you can read this, notif can show your reminders.",
-        time: DailyTime(hour: 9, minute: 0),
+        time: tipsAndUpdates.time,
         preference: .pushNotifications
     )
 
