@@ -59,12 +59,12 @@ public enum NotifCommandLine {
 
     static var commands: [CommandDeclaration] {
         [
-            CommandDeclaration("onboarding", summary: "the first-start wizard, including the permission prompt", details: """
+            CommandDeclaration("onboarding", .onboarding, summary: "the first-start wizard, including the permission prompt", details: """
                 Runs the onboarding wizard in the terminal: a welcome, then for Guest projects the offer to \
                 turn on Tips & Updates (which asks for permission), for Account projects the permission \
                 prompt. Finishing saves onboardingCompleted; `notif` runs it by itself on first start.
                 """),
-            CommandDeclaration("status", summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
+            CommandDeclaration("status", .status, summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
                 Shows the saved settings, the notification permission, the project mode, the scheduler \
                 choice and which scheduler holds notif's entries (with whether each scheduler can be used \
                 here, and why), what the settings plan and what is installed, whether plan and entries \
@@ -92,7 +92,7 @@ public enum NotifCommandLine {
                         and account (server and registration) in Account projects
                         """),
                 ]),
-            CommandDeclaration("set", summary: "change a setting, then apply it", details: """
+            CommandDeclaration("set", .set, summary: "change a setting, then apply it", details: """
                 The change is saved at once, then the scheduler is brought in line with the settings. \
                 \(NotifCatalog.standard.remindersScheduled) while Push Notifications is on and \
                 notifications are allowed (`notif permission allow`). Queue alerts, Promotions, Sound and \
@@ -109,7 +109,7 @@ public enum NotifCommandLine {
                     ArgumentDeclaration("SETTING", noun: "setting", settings),
                     ArgumentDeclaration("VALUE", noun: "value", .followingChoice),
                 ]),
-            CommandDeclaration("permission", summary: "Allow or Don't allow notifications (reset: Not decided, asked again)", details: """
+            CommandDeclaration("permission", .permission, summary: "Allow or Don't allow notifications (reset: Not decided, asked again)", details: """
                 The permission is one of Allow, Don't allow and Not decided, the words the page's prompt \
                 and status use too. Until notifications are allowed, nothing is scheduled.
                 """, arguments: [
@@ -121,12 +121,12 @@ public enum NotifCommandLine {
                         Choice("status", "print the permission: Allow, Don't allow or Not decided"),
                     ])),
                 ]),
-            CommandDeclaration("apply", summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)", details: """
+            CommandDeclaration("apply", .apply, summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)", details: """
                 Installs the reminders the settings plan and that are missing, cancels entries that are not \
                 planned, and changes nothing when everything already agrees. Run it from a login script or \
                 at boot to re-arm reminders; it needs no terminal.
                 """),
-            CommandDeclaration("edit", summary: "edit settings.json in your editor, checked before it is saved, then apply it", details: """
+            CommandDeclaration("edit", .edit, summary: "edit settings.json in your editor, checked before it is saved, then apply it", details: """
                 Works as `crontab -e` and `visudo` do: opens a private copy of settings.json (mode 0600, \
                 beside it) in $VISUAL, else $EDITOR, else sensible-editor, else vi. When the editor exits \
                 the copy is checked: a mistake is named with its line, column and how to fix it, and you can \
@@ -136,7 +136,7 @@ public enum NotifCommandLine {
                 unchanged copy changes nothing. When the editor fails, or settings.json changed meanwhile, \
                 settings.json is left as it was and a changed copy is kept (its path is printed).
                 """),
-            CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
+            CommandDeclaration("deliver", .deliver, summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
                 Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
                 @reboot line, notif daemon), and one rule decides, by your clock (TZ, else the system \
                 zone): the reminder of a day is due from the first moment the clock reads its time (\(reminderTime)) \
@@ -165,7 +165,7 @@ public enum NotifCommandLine {
                         output); the exit status and the delivery log say how it went
                         """),
                 ], arguments: [ArgumentDeclaration("ID", noun: "reminder", reminders)]),
-            CommandDeclaration("history", summary: "recent delivery attempts, newest first", details: """
+            CommandDeclaration("history", .history, summary: "recent delivery attempts, newest first", details: """
                 Guest: the last delivery attempts from deliveries.jsonl, newest first: time, reminder, \
                 outcome and detail. Account: the server's notification history (the last good copy, marked, \
                 when the server cannot be reached).
@@ -174,14 +174,14 @@ public enum NotifCommandLine {
                                       summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),
                     OptionDeclaration("--json", summary: "one JSON object per line"),
                 ]),
-            CommandDeclaration("test", summary: "send a test notification now and say whether the service accepted it", details: """
+            CommandDeclaration("test", .test, summary: "send a test notification now and say whether the service accepted it", details: """
                 Sends a test notification through the same path scheduled reminders use and reports the \
                 outcome (accepted by the notification service, or why not); exits 1 with the reason when it \
                 could not be sent. It is logged, but it does not \
                 count as the day's reminder. Nothing is sent while the permission is Not decided or Don't \
                 allow: it says so and exits 1 (`notif permission allow` first).
                 """),
-            CommandDeclaration("daemon", summary: "the built-in scheduler, for machines without systemd or cron", details: """
+            CommandDeclaration("daemon", .daemon, summary: "the built-in scheduler, for machines without systemd or cron", details: """
                 Runs in the foreground and shows the reminders in notif's built-in schedule (the embedded \
                 scheduler) at their time. Between reminders it sleeps: an absolute timer on the real-time \
                 clock, which a clock change or a resume from suspend cancels, and file change notices for \
@@ -207,7 +207,7 @@ public enum NotifCommandLine {
                         """),
                     OptionDeclaration("--remove-autostart", summary: "remove that entry, and exit"),
                 ], exclusive: [["--install-autostart", "--remove-autostart"], ["--remove-autostart", "--poll-interval"]]),
-            CommandDeclaration("reset", summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
+            CommandDeclaration("reset", .reset, summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
                 Removes every entry notif wrote for you, whichever configuration (XDG_CONFIG_HOME) wrote it, \
                 and says what it removed and where it looked. Files notif did not write are left alone. \
                 Your settings are kept: `notif apply` (or a change on the page) schedules the reminders again.
@@ -237,7 +237,7 @@ public enum NotifCommandLine {
                 In Account projects `notif history` shows the server's notification history and `notif \
                 daemon` polls it.
                 """, subcommands: [
-                    CommandDeclaration("login", summary: "switch to an Account project on URL", details: """
+                    CommandDeclaration("login", .accountLogin, summary: "switch to an Account project on URL", details: """
                         The URL is https://, or http:// on this machine only. The auth token is read from \
                         NOTIF_AUTH_TOKEN or stdin (typed without echo on a terminal), never from the command \
                         line, and kept 0600 in the state directory. Every Guest reminder is cancelled at \
@@ -246,10 +246,10 @@ public enum NotifCommandLine {
                         """, options: [
                             OptionDeclaration("--server", value: ValueDeclaration("URL", .text), summary: "the server's address"),
                         ], required: ["--server"]),
-                    CommandDeclaration("logout", summary: "unregister this device (best effort), forget the token, switch back to Guest and re-apply the Guest settings"),
-                    CommandDeclaration("status", summary: "the server, whether a token is saved, and the registration state"),
+                    CommandDeclaration("logout", .accountLogout, summary: "unregister this device (best effort), forget the token, switch back to Guest and re-apply the Guest settings"),
+                    CommandDeclaration("status", .accountStatus, summary: "the server, whether a token is saved, and the registration state"),
                 ], subcommandNoun: "account action"),
-            CommandDeclaration("completion", summary: "print a shell completion script (bash, zsh or fish)", details: """
+            CommandDeclaration("completion", .completion, summary: "print a shell completion script (bash, zsh or fish)", details: """
                 The script completes commands, options, setting names and values from the same declaration \
                 the command line is parsed with. `make install` and the Debian package install them; to try \
                 one in the running shell:
@@ -258,10 +258,10 @@ public enum NotifCommandLine {
                 """, arguments: [
                     ArgumentDeclaration(nil, noun: "shell", .choice(shells.map { Choice($0) })),
                 ]),
-            CommandDeclaration("help", summary: "this help, or one command's", details: """
+            CommandDeclaration("help", .help, summary: "this help, or one command's", details: """
                 Shows the overview, or the details of COMMAND (the same as `notif COMMAND --help`).
                 """, arguments: [ArgumentDeclaration("COMMAND", noun: "command", .commandName, optional: true)]),
-            CommandDeclaration(reminderActionsCommand, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
+            CommandDeclaration(reminderActionsCommand, .reminderActions, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
                 OptionDeclaration("--day", value: ValueDeclaration("DAY", .text), summary: "the local day (YYYY-MM-DD) whose reminder it shows"),
                 OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds the first try may take"),
                 OptionDeclaration("--wait-at-most", value: ValueDeclaration("SECONDS", .positiveNumber), summary: "seconds to wait for a button"),
