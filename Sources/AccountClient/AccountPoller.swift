@@ -100,7 +100,7 @@ public final class AccountPoller {
             try? store.saveFailedAttempts(attempts)
             return
         }
-        let allowed = preferences.permission == .granted && preferences.pushNotifications
+        let allowed = preferences.permission == .granted && preferences[.pushNotifications]
         let reminders = account.reminders
         var done = shown.union(ids)
         // The history is newest first: the newest few are shown, the older ones only counted.

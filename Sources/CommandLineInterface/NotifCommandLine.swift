@@ -12,6 +12,9 @@ public enum NotifCommandLine {
         .choice(Setting.all.map { Choice($0.name, $0.label, next: $0.values) })
     }
 
+    /// The reminder's time the help and the man page name (`\(reminderTime)`), from the reminder table.
+    static let reminderTime = LocalReminders.tipsAndUpdates.time
+
     /// Reminder ids (from `LocalReminders.all`).
     static var reminders: ValueKind {
         .choice(LocalReminders.all.map { Choice($0.id, $0.title) })
@@ -56,12 +59,12 @@ public enum NotifCommandLine {
 
     static var commands: [CommandDeclaration] {
         [
-            CommandDeclaration("onboarding", summary: "the first-start wizard, including the permission prompt", details: """
+            CommandDeclaration("onboarding", .onboarding, summary: "the first-start wizard, including the permission prompt", details: """
                 Runs the onboarding wizard in the terminal: a welcome, then for Guest projects the offer to \
                 turn on Tips & Updates (which asks for permission), for Account projects the permission \
                 prompt. Finishing saves onboardingCompleted; `notif` runs it by itself on first start.
                 """),
-            CommandDeclaration("status", summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
+            CommandDeclaration("status", .status, summary: "settings, permission, scheduler, planned vs installed, next reminder, last delivery", details: """
                 Shows the saved settings, the notification permission, the project mode, the scheduler \
                 choice and which scheduler holds notif's entries (with whether each scheduler can be used \
                 here, and why), what the settings plan and what is installed, whether plan and entries \
@@ -89,7 +92,7 @@ public enum NotifCommandLine {
                         and account (server and registration) in Account projects
                         """),
                 ]),
-            CommandDeclaration("set", summary: "change a setting, then apply it", details: """
+            CommandDeclaration("set", .set, summary: "change a setting, then apply it", details: """
                 The change is saved at once, then the scheduler is brought in line with the settings. \
                 \(NotifCatalog.standard.remindersScheduled) while Push Notifications is on and \
                 notifications are allowed (`notif permission allow`). Queue alerts, Promotions, Sound and \
@@ -106,7 +109,7 @@ public enum NotifCommandLine {
                     ArgumentDeclaration("SETTING", noun: "setting", settings),
                     ArgumentDeclaration("VALUE", noun: "value", .followingChoice),
                 ]),
-            CommandDeclaration("permission", summary: "Allow or Don't allow notifications (reset: Not decided, asked again)", details: """
+            CommandDeclaration("permission", .permission, summary: "Allow or Don't allow notifications (reset: Not decided, asked again)", details: """
                 The permission is one of Allow, Don't allow and Not decided, the words the page's prompt \
                 and status use too. Until notifications are allowed, nothing is scheduled.
                 """, arguments: [
@@ -118,12 +121,12 @@ public enum NotifCommandLine {
                         Choice("status", "print the permission: Allow, Don't allow or Not decided"),
                     ])),
                 ]),
-            CommandDeclaration("apply", summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)", details: """
+            CommandDeclaration("apply", .apply, summary: "reconcile the scheduler with the saved settings (idempotent; run at login/boot)", details: """
                 Installs the reminders the settings plan and that are missing, cancels entries that are not \
                 planned, and changes nothing when everything already agrees. Run it from a login script or \
                 at boot to re-arm reminders; it needs no terminal.
                 """),
-            CommandDeclaration("edit", summary: "edit settings.json in your editor, checked before it is saved, then apply it", details: """
+            CommandDeclaration("edit", .edit, summary: "edit settings.json in your editor, checked before it is saved, then apply it", details: """
                 Works as `crontab -e` and `visudo` do: opens a private copy of settings.json (mode 0600, \
                 beside it) in $VISUAL, else $EDITOR, else sensible-editor, else vi. When the editor exits \
                 the copy is checked: a mistake is named with its line, column and how to fix it, and you can \
@@ -133,14 +136,14 @@ public enum NotifCommandLine {
                 unchanged copy changes nothing. When the editor fails, or settings.json changed meanwhile, \
                 settings.json is left as it was and a changed copy is kept (its path is printed).
                 """),
-            CommandDeclaration("deliver", summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
+            CommandDeclaration("deliver", .deliver, summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
                 Every scheduler's entry runs it (a cron line, a systemd timer and its catch-up, cron's \
                 @reboot line, notif daemon), and one rule decides, by your clock (TZ, else the system \
-                zone): the reminder of a day is due from the first moment the clock reads its time (09:00) \
+                zone): the reminder of a day is due from the first moment the clock reads its time (\(reminderTime)) \
                 or later that day, after a jump over it (a DST gap, a zone change, a resume) the first \
                 moment after the jump, until the day ends. A due reminder is sent once, if the saved \
                 settings still ask for it, and if its entry was there before that day's time (turned on \
-                at 14:00, the first reminder is the next day's 09:00). A run outside that window, or after \
+                at 14:00, the first reminder is the next day's \(reminderTime)). A run outside that window, or after \
                 the day's reminder was sent, does nothing and records nothing. notif knows only that the \
                 notification service accepted the notification, not that it was seen (under Do Not \
                 Disturb most servers keep it off the screen and say nothing).
@@ -162,7 +165,7 @@ public enum NotifCommandLine {
                         output); the exit status and the delivery log say how it went
                         """),
                 ], arguments: [ArgumentDeclaration("ID", noun: "reminder", reminders)]),
-            CommandDeclaration("history", summary: "recent delivery attempts, newest first", details: """
+            CommandDeclaration("history", .history, summary: "recent delivery attempts, newest first", details: """
                 Guest: the last delivery attempts from deliveries.jsonl, newest first: time, reminder, \
                 outcome and detail. Account: the server's notification history (the last good copy, marked, \
                 when the server cannot be reached).
@@ -171,14 +174,14 @@ public enum NotifCommandLine {
                                       summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),
                     OptionDeclaration("--json", summary: "one JSON object per line"),
                 ]),
-            CommandDeclaration("test", summary: "send a test notification now and say whether the service accepted it", details: """
+            CommandDeclaration("test", .test, summary: "send a test notification now and say whether the service accepted it", details: """
                 Sends a test notification through the same path scheduled reminders use and reports the \
                 outcome (accepted by the notification service, or why not); exits 1 with the reason when it \
                 could not be sent. It is logged, but it does not \
                 count as the day's reminder. Nothing is sent while the permission is Not decided or Don't \
                 allow: it says so and exits 1 (`notif permission allow` first).
                 """),
-            CommandDeclaration("daemon", summary: "the built-in scheduler, for machines without systemd or cron", details: """
+            CommandDeclaration("daemon", .daemon, summary: "the built-in scheduler, for machines without systemd or cron", details: """
                 Runs in the foreground and shows the reminders in notif's built-in schedule (the embedded \
                 scheduler) at their time. Between reminders it sleeps: an absolute timer on the real-time \
                 clock, which a clock change or a resume from suspend cancels, and file change notices for \
@@ -204,7 +207,7 @@ public enum NotifCommandLine {
                         """),
                     OptionDeclaration("--remove-autostart", summary: "remove that entry, and exit"),
                 ], exclusive: [["--install-autostart", "--remove-autostart"], ["--remove-autostart", "--poll-interval"]]),
-            CommandDeclaration("reset", summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
+            CommandDeclaration("reset", .reset, summary: "remove every entry notif wrote for you, on every scheduler (before uninstalling)", details: """
                 Removes every entry notif wrote for you, whichever configuration (XDG_CONFIG_HOME) wrote it, \
                 and says what it removed and where it looked. Files notif did not write are left alone. \
                 Your settings are kept: `notif apply` (or a change on the page) schedules the reminders again.
@@ -234,7 +237,7 @@ public enum NotifCommandLine {
                 In Account projects `notif history` shows the server's notification history and `notif \
                 daemon` polls it.
                 """, subcommands: [
-                    CommandDeclaration("login", summary: "switch to an Account project on URL", details: """
+                    CommandDeclaration("login", .accountLogin, summary: "switch to an Account project on URL", details: """
                         The URL is https://, or http:// on this machine only. The auth token is read from \
                         NOTIF_AUTH_TOKEN or stdin (typed without echo on a terminal), never from the command \
                         line, and kept 0600 in the state directory. Every Guest reminder is cancelled at \
@@ -243,10 +246,10 @@ public enum NotifCommandLine {
                         """, options: [
                             OptionDeclaration("--server", value: ValueDeclaration("URL", .text), summary: "the server's address"),
                         ], required: ["--server"]),
-                    CommandDeclaration("logout", summary: "unregister this device (best effort), forget the token, switch back to Guest and re-apply the Guest settings"),
-                    CommandDeclaration("status", summary: "the server, whether a token is saved, and the registration state"),
+                    CommandDeclaration("logout", .accountLogout, summary: "unregister this device (best effort), forget the token, switch back to Guest and re-apply the Guest settings"),
+                    CommandDeclaration("status", .accountStatus, summary: "the server, whether a token is saved, and the registration state"),
                 ], subcommandNoun: "account action"),
-            CommandDeclaration("completion", summary: "print a shell completion script (bash, zsh or fish)", details: """
+            CommandDeclaration("completion", .completion, summary: "print a shell completion script (bash, zsh or fish)", details: """
                 The script completes commands, options, setting names and values from the same declaration \
                 the command line is parsed with. `make install` and the Debian package install them; to try \
                 one in the running shell:
@@ -255,10 +258,10 @@ public enum NotifCommandLine {
                 """, arguments: [
                     ArgumentDeclaration(nil, noun: "shell", .choice(shells.map { Choice($0) })),
                 ]),
-            CommandDeclaration("help", summary: "this help, or one command's", details: """
+            CommandDeclaration("help", .help, summary: "this help, or one command's", details: """
                 Shows the overview, or the details of COMMAND (the same as `notif COMMAND --help`).
                 """, arguments: [ArgumentDeclaration("COMMAND", noun: "command", .commandName, optional: true)]),
-            CommandDeclaration(reminderActionsCommand, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
+            CommandDeclaration(reminderActionsCommand, .reminderActions, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
                 OptionDeclaration("--day", value: ValueDeclaration("DAY", .text), summary: "the local day (YYYY-MM-DD) whose reminder it shows"),
                 OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds the first try may take"),
                 OptionDeclaration("--wait-at-most", value: ValueDeclaration("SECONDS", .positiveNumber), summary: "seconds to wait for a button"),
@@ -270,7 +273,7 @@ public enum NotifCommandLine {
         notif keeps the Notifications settings of a Guest project (Push Notifications, Tips & \
         Updates, Queue alerts, Promotions, Sound, Vibration) and turns them into real scheduled \
         entries. While Push Notifications is on, Tips & Updates is on and notifications are allowed, a \
-        reminder is shown every day at 09:00 local time through the desktop notification service. Only \
+        reminder is shown every day at \(reminderTime) local time through the desktop notification service. Only \
         Tips & Updates schedules anything; the other settings are saved preferences.
 
         With no command, notif opens the Notifications page in the terminal (the onboarding wizard \
@@ -326,7 +329,7 @@ public enum NotifCommandLine {
         ("crontab", "with cron, notif's lines in your crontab", """
             Each configuration (settings file) keeps its entries between the lines "# BEGIN notif managed \
             block TAG" and "# END notif managed block TAG" (TAG: a hash of the settings path); other lines \
-            are not touched. Each reminder has a daily line per system-zone time that is 09:00 in your \
+            are not touched. Each reminder has a daily line per system-zone time that is \(reminderTime) in your \
             zone (on the days the system clock falls back through that time, an hourly line as well: cron \
             runs no fixed-time line in a repeated hour), and an @reboot line running deliver --catch-up, \
             each run only while notif's program is there.
@@ -339,17 +342,17 @@ public enum NotifCommandLine {
         ("XDG_CONFIG_HOME, XDG_STATE_HOME, TZ, NO_COLOR, ESCDELAY", """
             as usual; relative XDG values are ignored. Scheduled entries carry absolute XDG directories, a \
             HOME other than the password database's and TZ, so they read the same files and the reminder \
-            comes at 09:00 in your zone whatever zone the scheduler runs in
+            comes at \(reminderTime) in your zone whatever zone the scheduler runs in
             """),
     ]
 
     static let manualSections: [(title: String, text: String)] = [
         ("WHEN THE REMINDER COMES", """
             Schedulers only wake `notif deliver`; it decides by your clock. The reminder of a day is due \
-            from the first moment the clock reads 09:00 or later that day until the day ends, and is shown \
-            once: at 09:00, or at the first run after it (a boot, a resume, a login, a clock jump over \
-            09:00), if its entry was there before that day's 09:00. Days that have ended are never shown, \
-            and the next reminder stays at 09:00. When no notification service can be reached, a waiter \
+            from the first moment the clock reads \(reminderTime) or later that day until the day ends, and is shown \
+            once: at \(reminderTime), or at the first run after it (a boot, a resume, a login, a clock jump over \
+            \(reminderTime)), if its entry was there before that day's \(reminderTime). Days that have ended are never shown, \
+            and the next reminder stays at \(reminderTime). When no notification service can be reached, a waiter \
             shows it as soon as one comes, that day; the record says how late and why, or that the day \
             was missed. The bus is asked to start a notification server only from inside the graphical \
             session (DISPLAY or WAYLAND_DISPLAY set), or when the systemd user manager's environment has a \

@@ -10,17 +10,8 @@ struct AccountCommands {
     let account: AccountService
     let output: Output
 
-    /// `account login --server URL | logout | status`, checked by the declaration.
-    func run(_ parsed: ParsedCommand) throws(UsageError) -> ExitCode {
-        switch parsed.path.dropFirst().first {
-        case "login": return try login(server: parsed.value("--server")?.text)
-        case "logout": return logout()
-        default: return status()
-        }
-    }
-
-    func login(server: String?) throws(UsageError) -> ExitCode {
-        guard let server else { throw UsageError(message: "account login needs --server URL", command: "account") }
+    /// `account login --server URL` (the declaration requires it).
+    func login(server: String) throws(UsageError) -> ExitCode {
         do {
             _ = try ServerURL(parsing: server)
         } catch {

@@ -20,24 +20,26 @@ struct Commands {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
     }
 
-    /// Runs a command the declaration has already checked (`NotifCommandLine`).
+    /// Runs a command the declaration has already checked (`NotifCommandLine`): its words and values are valid.
     func run(_ parsed: ParsedCommand) throws(UsageError) -> ExitCode {
-        switch parsed.path[0] {
-        case "status": return status(json: parsed.flag("--json"))
-        case "set": return set(parsed.arguments[0], parsed.arguments[1])
-        case "permission": return permission(parsed.arguments[0])
-        case "apply": return apply()
-        case "edit": return edit()
+        let accounts = AccountCommands(account: account, output: output)
+        switch parsed.action {
+        case .status: return status(json: parsed.flag("--json"))
+        case .set: return set(Setting(name: parsed.arguments[0])!, parsed.arguments[1])
+        case .permission: return permission(parsed.arguments[0])
+        case .apply: return apply()
+        case .edit: return edit()
         // --catch-up (what entries of notif 0.1.0 run after a boot) is accepted: one rule decides every run.
-        case "deliver": return deliver(parsed.arguments[0])
-        case "history": return history(limit: parsed.number("--limit").map { Int(clamping: $0) } ?? 20, json: parsed.flag("--json"))
-        case "test": return test()
-        case "account": return try AccountCommands(account: account, output: output).run(parsed)
-        case "daemon": return try daemon(parsed)
-        case "reset": return reset()
-        case NotifCommandLine.reminderActionsCommand: return reminderActions(parsed)
-        default:
-            throw UsageError(message: "unknown command '\(parsed.name)'", command: nil)
+        case .deliver: return deliver(LocalReminders.reminder(id: parsed.arguments[0])!)
+        case .history: return history(limit: parsed.number("--limit").map { Int(clamping: $0) } ?? 20, json: parsed.flag("--json"))
+        case .test: return test()
+        case .accountLogin: return try accounts.login(server: parsed.value("--server")!.text)
+        case .accountLogout: return accounts.logout()
+        case .accountStatus: return accounts.status()
+        case .daemon: return try daemon(parsed)
+        case .reset: return reset()
+        case .reminderActions: return reminderActions(parsed, reminder: LocalReminders.reminder(id: parsed.arguments[0])!)
+        case .onboarding, .completion, .help: preconditionFailure("NotifMain runs \(parsed.name) before a context is made")
         }
     }
 
@@ -71,7 +73,7 @@ struct Commands {
             rows.append(("Mode", p.mode.rawValue))
             for setting in Setting.all {
                 var value = setting.value(in: p)
-                if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p.pushNotifications { value += " (inactive: Push Notifications is off)" }
+                if case .toggle(let toggle) = setting, toggle.dependsOnMaster, !p[.pushNotifications] { value += " (inactive: Push Notifications is off)" }
                 if case .toggle(let toggle) = setting, let reminder = LocalReminders.all.first(where: { $0.preference == toggle }) {
                     value = Self.reminderValue(reminder, report: report)
                 }
@@ -154,12 +156,8 @@ struct Commands {
 
     // MARK: set / permission / apply
 
-    /// `notif set SETTING VALUE`, both already checked against `Setting.all`.
-    func set(_ name: String, _ value: String) -> ExitCode {
-        guard let setting = Setting(name: name), setting.applying(value, to: NotificationPreferences()) != nil else {
-            output.error("'\(value)' is not a value for \(name)")
-            return .usage
-        }
+    /// `notif set SETTING VALUE`, the value one `setting` takes (the declaration checked it).
+    func set(_ setting: Setting, _ value: String) -> ExitCode {
         // Choosing a scheduler is honoured even when it was already the saved one: entries a
         // one-off `--scheduler` put elsewhere move to it.
         var summary = "\(setting.label): \(value)"
@@ -175,10 +173,10 @@ struct Commands {
         "The choice \(value) is saved; this run uses \(kind.rawValue) because \(words) was given, so the choice takes effect the next time notif runs without it."
     }
 
+    /// `notif permission ACTION`, one the declaration lists: allow (or grant), deny, reset or status.
     func permission(_ action: String) -> ExitCode {
         let target: NotificationPermission
         switch action {
-        case "allow", "grant": target = .granted
         case "deny": target = .denied
         case "reset": target = .notDetermined
         case "status":
@@ -189,9 +187,7 @@ struct Commands {
                 settingsFailure(error)
                 return .failure
             }
-        default:
-            output.error("unknown permission action '\(action)'")
-            return .usage
+        default: target = .granted
         }
         let said: String
         switch target {
@@ -264,11 +260,7 @@ struct Commands {
     // MARK: deliver / test / history
 
     /// `--quiet` is not seen here: `NotifMain` has already silenced the output.
-    func deliver(_ id: String) -> ExitCode {
-        guard let reminder = LocalReminders.reminder(id: id) else {
-            output.error("unknown reminder '\(id)'")
-            return .usage
-        }
+    func deliver(_ reminder: LocalReminder) -> ExitCode {
         // A scheduled run is where entries that drifted out of sync (a changed system zone) mend.
         service.mendEntries()
         let record = service.deliver(reminder)

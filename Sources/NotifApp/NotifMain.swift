@@ -50,9 +50,10 @@ public enum NotifMain {
             output.line("notif \(NotifVersion.current)")
             return .success
         }
-        if invocation.command == "help" || invocation.help {
+        let asksHelp = invocation.command.flatMap(declaration.command)?.action == .help
+        if asksHelp || invocation.help {
             var topic = invocation.command
-            if invocation.command == "help" {
+            if asksHelp {
                 topic = invocation.help ? "help" : try declaration.parse(invocation, environment: Posix.environment).arguments.first
             }
             guard let topic else {
@@ -67,7 +68,7 @@ public enum NotifMain {
         }
         var parsed: ParsedCommand?
         if invocation.command != nil { parsed = try declaration.parse(invocation, environment: Posix.environment) }
-        if let parsed, parsed.path == ["completion"] {
+        if let parsed, parsed.action == .completion {
             switch parsed.arguments.first {
             case "zsh": output.out(declaration.zshCompletion)
             case "fish": output.out(declaration.fishCompletion)
@@ -90,7 +91,7 @@ public enum NotifMain {
         guard let parsed else {
             return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.page)
         }
-        if parsed.path == ["onboarding"] {
+        if parsed.action == .onboarding {
             return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.onboardingOnly)
         }
         if let zoneProblem { output.warn(zoneProblem) }

@@ -22,11 +22,10 @@ import Storage
 extension Commands {
     static let longestActionWait: Double = 8 * 3600
 
-    func reminderActions(_ args: ParsedCommand) -> ExitCode {
+    func reminderActions(_ args: ParsedCommand, reminder: LocalReminder) -> ExitCode {
         // Nothing of this process may hold the launcher's stderr (a scheduler's pipe, say).
         Self.silence(2)
         let showWithin = (args.decimal("--show-within") ?? 5000) / 1000, waitAtMost = args.decimal("--wait-at-most") ?? Self.longestActionWait
-        guard let reminder = LocalReminders.reminder(id: args.arguments[0]) else { return .usage }
         let began = context.clock.now()
         let day = args.value("--day").flatMap { CivilDate($0.text) } ?? context.zone.localDateTime(of: began).date
         let waitLock: HeldLock
@@ -103,7 +102,7 @@ extension Commands {
     /// The same path as `notif set SETTING off`; a failure is shown as a notification.
     private func turnOff(_ reminder: LocalReminder, icon: String) {
         let said = Captured()
-        let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(reminder.preference.rawValue, "off")
+        let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(.toggle(reminder.preference), "off")
         // What `set` said, without a line the next one repeats ("Tips & Updates: off", then
         // "Tips & Updates: off, nothing scheduled").
         let lines = said.text.split(separator: "\n").map(String.init)

@@ -59,7 +59,7 @@ final class PollerFixture: @unchecked Sendable {
             $0.mode = .account
             $0.accountServer = "https://example.org"
             $0.permission = .granted
-            $0.pushNotifications = true
+            $0[.pushNotifications] = true
         }
         try account.store.saveAuthToken("token")
         try account.store.saveShownIDs([])   // past the first poll, which only notes what is there

@@ -58,8 +58,20 @@ func usageError(_ argv: [String], _ environment: [String: String] = [:]) -> Usag
 }
 
 @Suite struct CommandParsingTests {
+    /// The parser returns a command's action: each command has one, or sub-commands that each have one.
+    @Test func everyCommandRunsAnAction() {
+        func leaves(_ command: CommandDeclaration) -> [CommandDeclaration] {
+            command.subcommands.isEmpty ? [command] : command.subcommands.flatMap(leaves)
+        }
+        for command in NotifCommandLine.declaration.commands {
+            #expect((command.action == nil) == !command.subcommands.isEmpty, "\(command.name)")
+            for leaf in leaves(command) { #expect(leaf.action != nil, "\(command.name) \(leaf.name)") }
+        }
+    }
+
     @Test func eachCommandGivesItsOptionsAndArguments() throws {
-        #expect(try parse(["status", "--json"]) == ParsedCommand(path: ["status"], options: ["--json": GivenValue("", from: "--json")]))
+        #expect(try parse(["status", "--json"]) == ParsedCommand(.status, path: ["status"], options: ["--json": GivenValue("", from: "--json")]))
+        #expect(try parse(["account", "status"]).action == .accountStatus && parse(["account", "login", "--server", "u"]).action == .accountLogin)
         #expect(try parse(["set", "sound", "bell"]).arguments == ["sound", "bell"])
         #expect(try parse(["permission", "grant"]).arguments == ["grant"])
         let deliver = try parse(["deliver", "--quiet", "tips-and-updates", "--catch-up"])

@@ -63,7 +63,7 @@ import SettingsUI
     }
 
     @Test func focusedRowsMarkerIsReversedAndTheCursorRestsOnIt() {
-        let s = state { $0.focus = .queueAlerts }
+        let s = state { $0.focus = .toggle(.queueAlerts) }
         let canvas = SettingsRenderer.render(s)
         Self.terminal.paint(canvas)
         let cursor = Self.terminal.cursorPosition // read first: reading cells moves it
@@ -75,7 +75,7 @@ import SettingsUI
     }
 
     @Test func disabledRowsAreDimEvenWithoutColour() {
-        let canvas = SettingsRenderer.render(state { $0.preferences.pushNotifications = false })
+        let canvas = SettingsRenderer.render(state { $0.preferences[.pushNotifications] = false })
         Self.terminal.paint(canvas)
         let row = canvas.row(containing: "Promotions")!
         let enabled = canvas.row(containing: "Push Notifications")!

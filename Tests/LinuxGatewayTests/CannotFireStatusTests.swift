@@ -10,7 +10,7 @@ import TestSupport
 /// built-in scheduler. It says why, and how to fix it, in the text and in `status --json`.
 @Suite struct CannotFireStatusTests {
     func tipsOn(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     /// A program that exists, for an entry, in the fixture's scratch folder.

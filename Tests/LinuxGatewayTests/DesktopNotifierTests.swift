@@ -154,7 +154,7 @@ import TestSupport
             context = NotifContext(paths: scratch.paths, clock: SystemClock(), zone: rules, runner: SpawnProcessRunner(), lookup: { env[$0] },
                                    forcedScheduler: .cron, probe: { SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: true, crontabProblem: nil) },
                                    executable: nil)
-            try context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+            try context.store.update { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         }
 
         var service: ReminderService { ReminderService(context: context) }
@@ -232,7 +232,7 @@ import TestSupport
         let setup = try Setup(whereItIs: 9, 5)
         let end = setup.wait(since: setup.context.clock.now())
         #expect(try waitUntil(10) { try setup.names() >= 1 }, "the waiter never connected")
-        try setup.context.store.update { $0.tipsAndUpdates = false }
+        try setup.context.store.update { $0[.tipsAndUpdates] = false }
         #expect(waitUntil(10) { end.done }, "still waiting after the reminder was turned off")
         #expect(setup.records.map(\.detail) == ["turned off while waiting for a notification service: Tips & Updates is off"])
     }

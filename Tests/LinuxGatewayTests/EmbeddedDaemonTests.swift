@@ -19,7 +19,7 @@ struct DaemonFixture {
         fixture.zone = self.zone.current
         fixture.scheduler = .embedded
         fixture.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:abstract=/tmp/notif-test-bus"
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         guard outcome.succeeded else { throw TestFailure("apply: \(outcome.report)") }
     }
@@ -190,13 +190,13 @@ struct DaemonFixture {
         let daemon = try DaemonFixture(start: "2026-12-01T08:00:00+01:00")
         // An edit of settings.json with no `notif apply`: the daemon reconciles its own schedule.
         daemon.run(until: "2026-12-02T12:00:00+01:00", events: [
-            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = false } }),
+            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0[.tipsAndUpdates] = false } }),
         ])
         #expect(try daemon.delivered().isEmpty)
         #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).installed().isEmpty)
         // Turned on again by hand: the entry comes back and fires at the next 09:00.
         daemon.run(until: "2026-12-03T12:00:00+01:00", events: [
-            ("2026-12-02T12:30:00+01:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = true } }),
+            ("2026-12-02T12:30:00+01:00", { _ = try? daemon.fixture.save { $0[.tipsAndUpdates] = true } }),
         ])
         #expect(try daemon.delivered().map(\.time) == ["2026-12-03T09:00:00+01:00"])
     }
@@ -206,7 +206,7 @@ struct DaemonFixture {
         // Not the recorded scheduler any more, so the daemon leaves the entry; delivery re-checks the settings.
         try daemon.fixture.service.context.state.remove(daemon.fixture.service.schedulerRecord)
         daemon.run(until: "2026-12-01T10:00:00+01:00", events: [
-            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0.pushNotifications = false } }),
+            ("2026-12-01T08:30:00+01:00", { _ = try? daemon.fixture.save { $0[.pushNotifications] = false } }),
         ])
         #expect(try daemon.delivered().isEmpty && daemon.notifications == 0)
         let log = try daemon.fixture.service.context.deliveryLog.newest(10)

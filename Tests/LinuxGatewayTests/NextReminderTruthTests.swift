@@ -8,7 +8,7 @@ import Testing
 /// the reminder's time in the zone notif shows now, both are given with how to bring them together.
 @Suite struct NextReminderTruthTests {
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     func iso(_ instant: Instant?, _ zone: ZoneRules = .utc) -> String? { instant.map { ISO8601.format($0, in: zone) } }

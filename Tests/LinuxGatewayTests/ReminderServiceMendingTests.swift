@@ -13,7 +13,7 @@ import SharedLogic
         var fixture = ServiceFixture()
         fixture.zone = systemZone("Asia/Kolkata")
         fixture.environment = ["TZ": "Asia/Kolkata"]
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(try fixture.service.apply().report.result(for: "tips-and-updates") == .installed)
         #expect(fixture.crontab.current?.contains("\n30 3 * * * ") == true, "\(fixture.crontab.current ?? "")")
         var before = fixture.runner.calls.count
@@ -34,12 +34,12 @@ import SharedLogic
     /// Entries of an earlier notif's block (no SHELL and PATH lines) are rewritten.
     @Test func staleAndEarlierEntriesAreRewrittenFromTheSettings() throws {
         let fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         _ = try fixture.service.apply()
         fixture.crontab.replace { $0.replacingOccurrences(of: "SHELL=/bin/sh\nPATH=/usr/bin:/bin\n", with: "") }
         #expect(fixture.service.mendEntries()?.result(for: "tips-and-updates") == .installed)
         #expect(fixture.crontab.current?.contains("SHELL=/bin/sh\n") == true)
-        try fixture.save { $0.tipsAndUpdates = false }
+        try fixture.save { $0[.tipsAndUpdates] = false }
         #expect(fixture.service.mendEntries()?.result(for: "tips-and-updates") == .cancelled)
         #expect(fixture.crontab.current == nil)
     }
@@ -47,7 +47,7 @@ import SharedLogic
     /// Nothing recorded (no apply has run): nothing is read or written.
     @Test func withoutARecordedSchedulerNothingRuns() throws {
         let fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(fixture.service.mendEntries() == nil)
         #expect(fixture.runner.argvs.isEmpty)
     }

@@ -92,7 +92,7 @@ struct ServiceFixture {
     @Test func applyInstallsOnCronAndRecordsTheSession() throws {
         var fixture = ServiceFixture()
         fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/bus-1", "DISPLAY": ":5"]
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.report.result(for: "tips-and-updates") == .installed)
         #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
@@ -136,7 +136,7 @@ struct ServiceFixture {
         let entry = try fixture.service.entry(for: LocalReminders.tipsAndUpdates)
         #expect(entry.command == ["/usr/bin/env", "TZ=America/St_Johns", "/usr/local/bin/notif", "deliver", "--quiet", "tips-and-updates"])
         #expect(entry.zoneVariable == "America/St_Johns" && entry.zone.name == "America/St_Johns")
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(try fixture.service.apply().succeeded)
         let lines = (fixture.crontab.current ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.prefix(10)) }
         #expect(lines == ["SHELL=/bin", "PATH=/usr/", "30 11 * * ", "30 12 * * ", "@reboot [ "], "\(fixture.crontab.current ?? "")")
@@ -155,7 +155,7 @@ struct ServiceFixture {
 
     @Test func deliversOncePerLocalDay() throws {
         var fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let second = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(second.outcome == .delivered, "\(second)")
         #expect(second.day.description == "2026-12-01")
@@ -176,9 +176,9 @@ struct ServiceFixture {
     @Test func aStaleEntryDeliversNothing() throws {
         let fixture = ServiceFixture()
         for change: (inout NotificationPreferences) -> Void in [
-            { $0.tipsAndUpdates = false; $0.permission = .granted },
-            { $0.tipsAndUpdates = true; $0.pushNotifications = false },
-            { $0.pushNotifications = true; $0.permission = .denied },
+            { $0[.tipsAndUpdates] = false; $0.permission = .granted },
+            { $0[.tipsAndUpdates] = true; $0[.pushNotifications] = false },
+            { $0[.pushNotifications] = true; $0.permission = .denied },
             { $0.permission = .granted; $0.mode = .account },
         ] {
             try fixture.save(change)
@@ -191,7 +191,7 @@ struct ServiceFixture {
 
     @Test func aFailedDeliveryIsRecordedWithTheReasonAndCanBeRetried() throws {
         var fixture = ServiceFixture(notifyFails: true)
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let record = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(record.outcome == .failed && record.detail.contains("no notification service"))
         #expect(fixture.service.context.state.lastDelivered().isEmpty)
@@ -205,7 +205,7 @@ struct ServiceFixture {
     /// nothing (the waiter's lock says one waits); the waiter that says `busy` is no attempt either.
     @Test func aWaitingReminderIsRecordedOnceAndLeftToItsWaiter() throws {
         let fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         fixture.desktop.answer = .waiting("the user bus: no notification service runs")
         let waiting = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(waiting.outcome == .waiting && waiting.detail == "no notification service: the user bus: no notification service runs; "
@@ -224,7 +224,7 @@ struct ServiceFixture {
 
     @Test func testNotificationsDoNotCountAsTheDaysReminder() throws {
         let fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(fixture.service.test().outcome == .delivered)
         #expect(fixture.service.deliver(LocalReminders.tipsAndUpdates).outcome == .delivered)
         #expect(fixture.service.status().lastDelivery?.kind == .scheduled)
@@ -237,7 +237,7 @@ struct ServiceFixture {
     /// reminder once, whether the entry asked with --catch-up or not.
     @Test func beforeTheTimeNothingAfterItOnce() throws {
         var fixture = ServiceFixture(now: "2026-12-01T08:30:00+01:00")
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let early = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(early.outcome == .skipped && early.detail == "not due yet: 08:30 in Europe/Berlin, before 09:00")
         fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T15:00:00+01:00")!)
@@ -251,7 +251,7 @@ struct ServiceFixture {
     /// turned on after 09:00, nothing until tomorrow's 09:00, whatever run comes.
     @Test func turnedOnAfterTheTimeShowsNothingUntilTomorrow() throws {
         var fixture = ServiceFixture(now: "2026-12-01T14:05:00+01:00")
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(try fixture.service.apply().report.outcomes.first?.newEntry == true)
         let key = "tips-and-updates." + fixture.service.context.configuration.tag
         #expect(fixture.service.context.state.entrySince()[key]?.text == "2026-12-01T14:05:00+01:00")
@@ -268,7 +268,7 @@ struct ServiceFixture {
 
     @Test func statusReportsPlanInstalledSyncAndNextReminder() throws {
         let fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         var status = fixture.service.status()
         #expect(status.planned == ["tips-and-updates"] && status.installed == [] && !status.inSync)
         #expect(status.nextReminder == nil)
@@ -289,7 +289,7 @@ struct ServiceFixture {
 
     @Test func statusSaysWhatEachSchedulerStillNeeds() throws {
         var fixture = ServiceFixture(now: "2026-12-01T10:00:00+01:00")
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         // systemd forced on a machine with no user manager: written, enabled, exit 0, and said.
         fixture.scheduler = .systemd
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil)
@@ -340,7 +340,7 @@ struct ServiceFixture {
 /// and nothing reaches the scheduler.
 @Suite struct OwnProgramTests {
     func tipsOn(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     @Test(arguments: ["missing", "directory", "not executable", "unknown"])
@@ -365,7 +365,7 @@ struct ServiceFixture {
         #expect(message.contains(expected), "\(message)")
         #expect(fixture.runner.argvs == [["crontab", "-l"]], "the crontab was only read")
         #expect(fixture.crontab.currentBytes == nil)
-        #expect(try fixture.service.context.store.load().preferences.tipsAndUpdates, "the setting stays saved")
+        #expect(try fixture.service.context.store.load().preferences[.tipsAndUpdates], "the setting stays saved")
         // status says why, and that nothing fires.
         let status = fixture.service.status()
         #expect(!status.inSync && status.nextReminder == nil)
@@ -393,7 +393,7 @@ struct ServiceFixture {
         #expect(try fixture.service.apply().succeeded)
         #expect(fixture.crontab.current?.contains("deliver --quiet tips-and-updates") == true)
         fixture.executable = fixture.scratch.path + "/gone/notif"
-        try fixture.save { $0.tipsAndUpdates = false }
+        try fixture.save { $0[.tipsAndUpdates] = false }
         #expect(try fixture.service.apply().succeeded)
         #expect(fixture.crontab.currentBytes == nil)
     }

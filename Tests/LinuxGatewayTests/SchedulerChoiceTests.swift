@@ -173,7 +173,7 @@ import Storage
 /// and systemctl on the scratch directory.
 @Suite struct SavedSchedulerChoiceTests {
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     func holders(_ fixture: ServiceFixture) throws -> [SchedulerKind] {

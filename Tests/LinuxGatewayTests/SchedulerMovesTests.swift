@@ -66,7 +66,7 @@ import Storage
         try fixture.save { $0.permission = .granted }
         #expect(try fixture.service.apply().succeeded)
         #expect(fixture.service.recordedScheduler() == .cron && fixture.crontab.current == nil)
-        try fixture.save { $0.tipsAndUpdates = true }
+        try fixture.save { $0[.tipsAndUpdates] = true }
         fixture.scheduler = .embedded
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded && outcome.report.result(for: "tips-and-updates") == .installed)
@@ -78,7 +78,7 @@ import Storage
     /// an entry left on the old holder, its removal is said as a removal.
     @Test func withPushOffAChoiceMovesNothingAndARealRemovalIsSaidAsOne() throws {
         var fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted; $0.pushNotifications = false }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted; $0[.pushNotifications] = false }
         fixture.scheduler = .embedded
         _ = try fixture.service.apply()
         fixture.scheduler = nil
@@ -86,10 +86,10 @@ import Storage
         let chosen = try fixture.service.apply(choosing: true)
         #expect(chosen.succeeded && chosen.change == nil && fixture.service.recordedScheduler() == .cron)
 
-        try fixture.save { $0.pushNotifications = true }
+        try fixture.save { $0[.pushNotifications] = true }
         #expect(try fixture.service.apply().change == nil && holders(fixture) == [.cron])
         fixture.scheduler = .embedded
-        try fixture.save { $0.pushNotifications = false }
+        try fixture.save { $0[.pushNotifications] = false }
         let off = try fixture.service.apply()
         #expect(off.change == SchedulerChange(from: .cron, to: .embedded, why: "--scheduler embedded was given for this run", moved: false))
         #expect(try holders(fixture).isEmpty)
@@ -97,7 +97,7 @@ import Storage
 
     @Test func aRealMoveIsStillSaid() throws {
         var fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         _ = try fixture.service.apply()
         fixture.scheduler = .embedded
         let moved = try fixture.service.apply()

@@ -7,7 +7,7 @@ import Storage
 /// Moving notif's entries between schedulers: after every apply exactly one scheduler holds them.
 @Suite struct SchedulerSwitchTests {
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     /// Which schedulers hold an entry for tips-and-updates.
@@ -41,7 +41,7 @@ import Storage
         #expect(try first.service.apply().succeeded)
         var second = first
         second.configHome = first.scratch.path + "/other config"
-        try second.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try second.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         second.scheduler = .embedded
         #expect(try second.service.apply().succeeded)
         #expect(recorded(first) == .cron && recorded(second) == .embedded)
@@ -132,7 +132,7 @@ import Storage
         var fixture = ServiceFixture()
         try on(fixture)
         _ = try fixture.service.apply()
-        try fixture.save { $0.tipsAndUpdates = false }
+        try fixture.save { $0[.tipsAndUpdates] = false }
         fixture.scheduler = .systemd
         #expect(try fixture.service.apply().succeeded)
         #expect(try holders(fixture).isEmpty)

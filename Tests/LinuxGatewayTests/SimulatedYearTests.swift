@@ -29,8 +29,8 @@ import SharedLogic
         let first = daemon.run(until: "2027-02-01T23:00:00+01:00")
         daemon.clock.set("2027-02-02T07:30:00+01:00")
         daemon.run(until: "2027-06-10T08:00:00+02:00", events: [
-            ("2027-04-09T20:00:00+02:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = false } }),
-            ("2027-04-20T20:00:00+02:00", { _ = try? daemon.fixture.save { $0.tipsAndUpdates = true } }),
+            ("2027-04-09T20:00:00+02:00", { _ = try? daemon.fixture.save { $0[.tipsAndUpdates] = false } }),
+            ("2027-04-20T20:00:00+02:00", { _ = try? daemon.fixture.save { $0[.tipsAndUpdates] = true } }),
         ])
         // Off from before 09:00 on 10 June until noon on 12 June.
         daemon.clock.set("2027-06-12T12:00:00+02:00")

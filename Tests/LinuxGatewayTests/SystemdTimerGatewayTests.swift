@@ -200,7 +200,7 @@ import TestSupport
         #expect(try mine.installed() == ["tips-and-updates": try mine.render(tipsEntry())])
         #expect(try theirs.installed() == ["tips-and-updates": try theirs.render(tipsEntry("/opt/notif"))])
         var off = on
-        off.tipsAndUpdates = false
+        off[.tipsAndUpdates] = false
         #expect(LocalReminders.apply(off, gateway: theirs, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .cancelled)
         #expect(!exists(theirTimer) && exists(timer) && exists(link))
         #expect(LocalReminders.apply(on, gateway: mine, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .unchanged)
@@ -230,7 +230,7 @@ import TestSupport
         // Turned off with untagged units back (a downgrade and upgrade, say): both go.
         try writeUntaggedUnits()
         var off = on
-        off.tipsAndUpdates = false
+        off[.tipsAndUpdates] = false
         #expect(LocalReminders.apply(off, gateway: mine, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .cancelled)
         #expect(try FileManager.default.contentsOfDirectory(atPath: unitDir).filter { $0.hasPrefix("notif-") && !$0.contains(otherOwner.tag) }.isEmpty)
         #expect(exists(unitDir + "/notif-tips-and-updates-\(otherOwner.tag).timer"), "the other configuration's stay")

@@ -7,7 +7,7 @@ import Testing
 /// reminder, through `apply` and `status` on the scratch files and the in-memory crontab.
 @Suite struct TrialDefectTests {
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
     func holders(_ fixture: ServiceFixture) throws -> [SchedulerKind] {

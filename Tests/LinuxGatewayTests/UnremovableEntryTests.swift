@@ -8,7 +8,7 @@ import SharedLogic
     @Test(arguments: ["missing", "failing", "hanging"])
     func turningOffWhenTheCrontabCannotBeChangedIsAFailure(_ fault: String) throws {
         let fixture = ServiceFixture()
-        try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(try fixture.service.apply().succeeded)
         let withEntry = fixture.crontab.current
         switch fault {
@@ -16,7 +16,7 @@ import SharedLogic
         case "failing": fixture.crontab.breakWith(ProcessResult(exitStatus: 1, stderr: Array("crontab: cannot read crontab: Input/output error\n".utf8)))
         default: fixture.crontab.breakWith(ProcessResult(exitStatus: nil, signal: 9, timedOut: true))
         }
-        for off in [{ (p: inout NotificationPreferences) in p.tipsAndUpdates = false }, { $0.permission = .denied }, { $0.mode = .account }] {
+        for off in [{ (p: inout NotificationPreferences) in p[.tipsAndUpdates] = false }, { $0.permission = .denied }, { $0.mode = .account }] {
             try fixture.save(off)
             let outcome = try fixture.service.apply()
             #expect(!outcome.succeeded && outcome.mayStillFire, "\(fault): \(outcome.report)")
@@ -27,12 +27,12 @@ import SharedLogic
             let says = ["missing": "crontab is not installed or not on PATH", "failing": "`crontab -l` failed (exit status 1",
                         "hanging": "did not finish in time"][fault]!
             #expect(message.contains(says), "\(message)")
-            try fixture.save { $0.tipsAndUpdates = true; $0.permission = .granted; $0.mode = .guest }
+            try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted; $0.mode = .guest }
         }
         #expect(fixture.crontab.current == withEntry, "nothing was removed, and nothing says it was")
         fixture.crontabMissing.set(false)
         fixture.crontab.breakWith(nil)
-        try fixture.save { $0.tipsAndUpdates = false }
+        try fixture.save { $0[.tipsAndUpdates] = false }
         let healthy = try fixture.service.apply()
         #expect(healthy.succeeded && !healthy.mayStillFire && healthy.report.result(for: "tips-and-updates") == .cancelled)
         #expect(fixture.crontab.current == nil)

@@ -15,7 +15,7 @@ import Testing
     static let table = LongerTable.catalog.reminders
 
     func on(_ fixture: ServiceFixture) throws {
-        try fixture.save { $0.tipsAndUpdates = true; $0[LongerTable.toggle] = true; $0.permission = .granted }
+        try fixture.save { $0[.tipsAndUpdates] = true; $0[LongerTable.toggle] = true; $0.permission = .granted }
     }
 
     @Test func cronGetsTheDayOfWeekFieldAlsoSeenFromAnotherZone() throws {

@@ -1,3 +1,4 @@
+import CommandLineInterface
 import Foundation
 import LinuxGateway
 @testable import NotifApp
@@ -11,10 +12,18 @@ import Testing
 /// schedules, what it says, and its exit code. (The same commands through the binary, on cron and
 /// systemd, are in the end-to-end tests.)
 @Suite struct CommandsTests {
-    let tips = "tips-and-updates"
+    let tips = Setting.toggle(.tipsAndUpdates)
+    let tipsID = LocalReminders.tipsAndUpdates.id
 
     func commands(_ fixture: AppFixture, _ captured: CapturedOutput) -> Commands {
         Commands(context: fixture.context, output: captured.output)
+    }
+
+    /// `argv` parsed against the declaration, then run, as `notif` does.
+    func run(_ argv: [String], _ fixture: AppFixture, _ captured: CapturedOutput) throws(UsageError) -> ExitCode {
+        let declaration = NotifCommandLine.declaration
+        let parsed = try declaration.parse(try declaration.invocation(argv, environment: { _ in nil }), environment: { _ in nil })
+        return try commands(fixture, captured).run(parsed)
     }
 
     func installed(_ fixture: AppFixture) throws -> [String]? {
@@ -24,7 +33,7 @@ import Testing
     @Test func setWhilePermissionIsUndecidedSavesTheToggleAndSchedulesNothing() throws {
         let fixture = AppFixture(), captured = CapturedOutput()
         #expect(commands(fixture, captured).set(tips, "on") == .success, "\(captured.err)")
-        #expect(try fixture.context.store.load().preferences.tipsAndUpdates)
+        #expect(try fixture.context.store.load().preferences[.tipsAndUpdates])
         #expect(try installed(fixture) == [])
         #expect(captured.out.hasPrefix("Tips & Updates: on\n"), "\(captured.out)")
     }
@@ -34,10 +43,10 @@ import Testing
         let run = commands(fixture, captured)
         #expect(run.permission("allow") == .success)
         #expect(run.set(tips, "on") == .success, "\(captured.err)")
-        #expect(try installed(fixture) == [tips])
+        #expect(try installed(fixture) == [tipsID])
         #expect(run.set(tips, "off") == .success, "\(captured.err)")
         #expect(try installed(fixture) == [])
-        #expect(try !fixture.context.store.load().preferences.tipsAndUpdates)
+        #expect(try !fixture.context.store.load().preferences[.tipsAndUpdates])
     }
 
     /// What `set` says of a scheduled reminder agrees with `status`: the next time when its
@@ -60,19 +69,21 @@ import Testing
         let fixture = AppFixture(), captured = CapturedOutput()
         let run = commands(fixture, captured)
         #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
-        #expect(try installed(fixture) == [tips])
-        #expect(run.set("push-notifications", "off") == .success, "\(captured.err)")
+        #expect(try installed(fixture) == [tipsID])
+        #expect(run.set(.toggle(.pushNotifications), "off") == .success, "\(captured.err)")
         #expect(try installed(fixture) == [])
         let saved = try fixture.context.store.load().preferences
-        #expect(saved.tipsAndUpdates && !saved.pushNotifications)
+        #expect(saved[.tipsAndUpdates] && !saved[.pushNotifications])
     }
 
     @Test func aValueTheSettingDoesNotTakeIsBadUsageAndChangesNothing() throws {
         let fixture = AppFixture(), captured = CapturedOutput()
-        #expect(commands(fixture, captured).set(tips, "maybe") == .usage)
-        #expect(captured.err == "notif: 'maybe' is not a value for \(tips)\n")
-        #expect(captured.out.isEmpty)
+        #expect(throws: UsageError(message: "'maybe' is not a value for tips-and-updates; use on or off", command: "set")) {
+            try run(["set", "tips-and-updates", "maybe"], fixture, captured)
+        }
+        #expect(captured.out.isEmpty && captured.err.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fixture.context.paths.settingsFile), "nothing was written")
+        #expect(try run(["set", "tips-and-updates", "on"], fixture, captured) == .success, "the same words with a value it takes")
     }
 
     @Test func aSettingThatCannotBeSavedFailsNamingThePathAndSchedulesNothing() throws {
@@ -91,7 +102,7 @@ import Testing
         try "not a directory".write(toFile: fixture.scratch.path + "/.local/state/notif", atomically: true, encoding: .utf8)
         let run = commands(fixture, captured)
         #expect(run.permission("allow") == .success && run.set(tips, "on") == .success, "\(captured.err)")
-        #expect(try installed(fixture) == [tips])
+        #expect(try installed(fixture) == [tipsID])
         #expect(captured.err.contains("notif: warning: ") && captured.err.contains(fixture.scratch.path + "/.local/state/notif"),
                 "\(captured.err)")
         #expect(captured.err.contains("`notif reset --entries` finds this configuration's entries only when run with its"), "\(captured.err)")
@@ -115,7 +126,7 @@ import Testing
         #expect(run.permission("deny") == .success && run.set(tips, "on") == .success)
         #expect(try installed(fixture) == [])
         #expect(run.permission("allow") == .success)
-        #expect(try installed(fixture) == [tips], "allowing schedules it")
+        #expect(try installed(fixture) == [tipsID], "allowing schedules it")
         #expect(run.permission("deny") == .success)
         #expect(try installed(fixture) == [], "denying cancels it")
         #expect(run.apply() == .success)
@@ -135,13 +146,13 @@ import Testing
             return
         }
         let document = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        #expect(document["installed"] == .array([.string(tips)]))
+        #expect(document["installed"] == .array([.string(tipsID)]))
         #expect(document["holder"] == .string("embedded"))
         // No notif daemon runs the built-in entry here: there is no next reminder, and it says why.
         #expect(document["nextReminder"] == .null)
-        guard case .object(let cannotFire)? = document["cannotFire"], let entry = cannotFire.first(where: { $0.key == tips }),
+        guard case .object(let cannotFire)? = document["cannotFire"], let entry = cannotFire.first(where: { $0.key == tipsID }),
               case .object(let why) = entry.value else {
-            Issue.record("no cannotFire for \(tips): \(captured.out)")
+            Issue.record("no cannotFire for \(tipsID): \(captured.out)")
             return
         }
         #expect(why.first?.value == .string("daemonNotRunning"), "\(why)")
@@ -149,8 +160,10 @@ import Testing
 
     @Test func deliveringAnUnknownReminderIsBadUsage() {
         let fixture = AppFixture(), captured = CapturedOutput()
-        #expect(commands(fixture, captured).deliver("no-such-reminder") == .usage)
-        #expect(captured.err == "notif: unknown reminder 'no-such-reminder'\n")
+        #expect(throws: UsageError(message: "unknown reminder 'no-such-reminder'; use tips-and-updates", command: "deliver")) {
+            try run(["deliver", "no-such-reminder"], fixture, captured)
+        }
+        #expect(captured.out.isEmpty && captured.err.isEmpty && fixture.desktop.handOffs.isEmpty)
     }
 
     @Test func aTestNotificationBeforePermissionSaysHowToAllow() {
@@ -167,14 +180,14 @@ import Testing
         #expect(run.history(limit: 20, json: false) == .success)
         #expect(captured.out == "No deliveries yet.\n")
         // A run at 12:00, after 09:00 and nothing shown yet today: the reminder, recorded.
-        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
-        _ = run.deliver(tips)
-        #expect(fixture.desktop.handOffs == [tips])
+        try fixture.context.store.update { $0[.tipsAndUpdates] = true; $0.permission = .granted }
+        _ = run.deliver(LocalReminders.tipsAndUpdates)
+        #expect(fixture.desktop.handOffs == [tipsID])
         captured.out = ""
         #expect(run.history(limit: 20, json: true) == .success)
         let lines = captured.out.split(separator: "\n")
         #expect(lines.count == 1, "\(captured.out)")
-        #expect(lines.first?.contains("\"reminder\":\"\(tips)\"") == true, "\(captured.out)")
+        #expect(lines.first?.contains("\"reminder\":\"\(tipsID)\"") == true, "\(captured.out)")
     }
 }
 
@@ -220,7 +233,7 @@ import Testing
         fixture.forced = .cron
         let crontab = LockWatchingCrontab(lockPath: fixture.scratch.path + "/.local/state/notif/configurations.lock")
         fixture.ownRunner = crontab
-        try fixture.context.store.update { $0.tipsAndUpdates = true; $0.permission = .granted }
+        try fixture.context.store.update { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded && outcome.notice == nil, "\(outcome.report)")
         #expect(crontab.heldAtWrite == [true], "the crontab was written without the list's lock")

@@ -81,7 +81,7 @@ import TestSupport
                                                                       wanted: WantedTime(time: DailyTime(hour: 9, minute: 0), zone: "UTC")))
         #expect(refreshed.facts.schedulerCannotFire == nil && refreshed.overridden)
         // Turned off: the next apply removes it.
-        try fixture.context.store.update { $0.tipsAndUpdates = false }
+        try fixture.context.store.update { $0[.tipsAndUpdates] = false }
         guard case .applied(let off, nil)? = effects(fixture).perform(.apply(choosing: false)) else {
             Issue.record("not a clean apply result")
             return
@@ -118,7 +118,7 @@ import TestSupport
             Issue.record("the reset did not answer with the settings")
             return
         }
-        #expect(preferences.tipsAndUpdates == false && preferences.onboardingCompleted)
+        #expect(preferences[.tipsAndUpdates] == false && preferences.onboardingCompleted)
         let copy = try #require(notice.split(separator: " ").last.map(String.init))
         #expect(copy.hasPrefix(path + ".before-reset-"), "\(notice)")
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{ not json")

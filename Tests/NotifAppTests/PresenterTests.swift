@@ -37,7 +37,7 @@ import Testing
 
     @Test func failuresAndCancellationsSayWhat() {
         var off = allowed
-        off.pushNotifications = false
+        off[.pushNotifications] = false
         #expect(presenter.describe(.cancelled, reminder: tips, scheduler: "cron", preferences: off) == "cancelled (Push Notifications is off)")
         #expect(presenter.describe(.failed("crontab: permission denied"), reminder: tips, scheduler: "cron", preferences: allowed)
             == "NOT scheduled: crontab: permission denied")

@@ -22,24 +22,24 @@ import Testing
     var current: InstalledEntry { InstalledEntry(id: "tips-and-updates", current: true) }
 
     @Test func offSaysWhenItWouldComeInGuestProjectsOnly() {
-        #expect(row { $0.tipsAndUpdates = false } == "off (09:00 daily when on)")
-        #expect(row { $0.tipsAndUpdates = false; $0.mode = .account } == "off")
+        #expect(row { $0[.tipsAndUpdates] = false } == "off (09:00 daily when on)")
+        #expect(row { $0[.tipsAndUpdates] = false; $0.mode = .account } == "off")
     }
 
     @Test func onButBlockedSaysWhatBlocksIt() {
-        #expect(row { $0.tipsAndUpdates = true; $0.pushNotifications = false } == "on, not scheduled: Push Notifications is off")
-        #expect(row { $0.tipsAndUpdates = true; $0.mode = .account } == "on, not scheduled: Account project, reminders come from the server")
-        #expect(row { $0.tipsAndUpdates = true; $0.permission = .notDetermined } == "on, not scheduled: permission is Not decided")
-        #expect(row { $0.tipsAndUpdates = true; $0.permission = .denied } == "on, not scheduled: permission is Don't allow")
+        #expect(row { $0[.tipsAndUpdates] = true; $0[.pushNotifications] = false } == "on, not scheduled: Push Notifications is off")
+        #expect(row { $0[.tipsAndUpdates] = true; $0.mode = .account } == "on, not scheduled: Account project, reminders come from the server")
+        #expect(row { $0[.tipsAndUpdates] = true; $0.permission = .notDetermined } == "on, not scheduled: permission is Not decided")
+        #expect(row { $0[.tipsAndUpdates] = true; $0.permission = .denied } == "on, not scheduled: permission is Don't allow")
     }
 
     @Test func onSaysWhetherItsEntryIsThereAndFires() {
-        #expect(row({ $0.tipsAndUpdates = true }, entry: current) == "on: 09:00 daily")
-        #expect(row { $0.tipsAndUpdates = true } == "on, not scheduled yet: `notif apply` installs it")
-        #expect(row({ $0.tipsAndUpdates = true }, entry: current, cannotFire: .noSystemd) == "on: 09:00 daily, but its entry cannot fire (see Fires)")
+        #expect(row({ $0[.tipsAndUpdates] = true }, entry: current) == "on: 09:00 daily")
+        #expect(row { $0[.tipsAndUpdates] = true } == "on, not scheduled yet: `notif apply` installs it")
+        #expect(row({ $0[.tipsAndUpdates] = true }, entry: current, cannotFire: .noSystemd) == "on: 09:00 daily, but its entry cannot fire (see Fires)")
         var gone = current
         gone.program = "/opt/old/notif"
         gone.programRunnable = false
-        #expect(row({ $0.tipsAndUpdates = true }, entry: gone) == "on: 09:00 daily, but its entry cannot fire (see Fires)")
+        #expect(row({ $0[.tipsAndUpdates] = true }, entry: gone) == "on: 09:00 daily, but its entry cannot fire (see Fires)")
     }
 }

@@ -86,7 +86,7 @@ import SharedLogic
         }
         switch roll % 5 {
         case 0: return .changedElsewhere(.settings)
-        case 1: return .preferencesReloaded(NotificationPreferences.with { $0.promotions = roll % 2 == 0 })
+        case 1: return .preferencesReloaded(NotificationPreferences.with { $0[.promotions] = roll % 2 == 0 })
         case 2: return .changedElsewhere(.deliveries)
         case 3: return .testFinished(succeeded: failing, message: "Test notification shown.")
         default: return .historyLoaded(.records([]))

@@ -25,7 +25,7 @@ import Testing
         let lines = screen.split(separator: "\n").map(String.init)
         let promotions = lines.firstIndex { $0.contains("Promotions") } ?? -1
         #expect(lines.indices.contains(promotions + 1) && lines[promotions + 1].contains("[ ] Weekly review        Every Monday at 10:00"), "\(screen)")
-        #expect(lines.indices.contains(promotions + 2) && lines[promotions + 2].contains("Sound"), "\(screen)")
+        #expect(lines.indices.contains(promotions + 2) && lines[promotions + 2].contains("Sound") && lines[promotions + 2].contains("default"), "\(screen)")
     }
 
     @Test func focusReachesItAndSpaceSavesIt() {

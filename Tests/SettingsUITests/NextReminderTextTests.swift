@@ -9,7 +9,7 @@ import TestSupport
 
     static func wanted(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> NotificationPreferences {
         var preferences = NotificationPreferences()
-        preferences.tipsAndUpdates = true
+        preferences[.tipsAndUpdates] = true
         preferences.permission = .granted
         change(&preferences)
         return preferences
@@ -22,8 +22,8 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (wanted { $0.tipsAndUpdates = false }, "none — off (Tips & Updates is off)"),
-        (wanted { $0.pushNotifications = false }, "none — off (Push Notifications is off)"),
+        (wanted { $0[.tipsAndUpdates] = false }, "none — off (Tips & Updates is off)"),
+        (wanted { $0[.pushNotifications] = false }, "none — off (Push Notifications is off)"),
         (wanted { $0.permission = .denied }, "none — blocked: permission is Don't allow (p changes it)"),
         (wanted { $0.permission = .notDetermined }, "none — permission is Not decided (press p)"),
         (wanted { $0.mode = .account }, "none — Account project (reminders are a Guest feature)"),

@@ -5,7 +5,7 @@ import SharedLogic
 @Suite struct PageKeyTests {
     @Test func opensWithFocusOnPushNotificationsAndTheCursorOnIt() {
         let s = Script(preferences: .with { _ in })
-        #expect(s.state.focus == .pushNotifications)
+        #expect(s.state.focus == .toggle(.pushNotifications))
         let canvas = s.canvas
         #expect(canvas.cursor?.row == canvas.row(containing: "Push Notifications"))
         assertSnapshot(canvas, named: "page-default")
@@ -19,9 +19,9 @@ import SharedLogic
                 s.press(down)
                 seen.append(s.state.focus)
             }
-            #expect(seen == [.pushNotifications, .tipsAndUpdates, .queueAlerts, .promotions, .sound, .vibration, .vibration, .vibration])
+            #expect(seen == [.pushNotifications, .tipsAndUpdates, .queueAlerts, .promotions].map(PageRow.toggle) + [.sound] + Array(repeating: .toggle(.vibration), count: 3))
             for _ in 0..<7 { s.press(up) }
-            #expect(s.state.focus == .pushNotifications)
+            #expect(s.state.focus == .toggle(.pushNotifications))
             #expect(s.effects.isEmpty)
         }
     }
@@ -30,10 +30,10 @@ import SharedLogic
         var s = Script(preferences: .with { _ in })
         s.press(.down, .down)
         #expect(s.press(.char(" ")) == [.commit([.toggle(.queueAlerts, false)])])
-        #expect(!s.state.preferences.queueAlerts)
+        #expect(!s.state.preferences[.queueAlerts])
         #expect(s.screen.contains("[ ] Queue alerts"))
         #expect(s.press(.enter) == [.commit([.toggle(.queueAlerts, true)])])
-        #expect(s.state.preferences.queueAlerts)
+        #expect(s.state.preferences[.queueAlerts])
     }
 
     @Test func leftAndRightSetOffAndOnAndOnlyCommitChanges() {
@@ -75,13 +75,13 @@ import SharedLogic
     }
 
     @Test func masterOffKeepsValuesButDisablesAndSkipsDependentRows() {
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted })
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted })
         #expect(s.press(.char(" ")) == [.commit([.toggle(.pushNotifications, false)])])
-        #expect(s.state.preferences.tipsAndUpdates, "the saved value is kept")
+        #expect(s.state.preferences[.tipsAndUpdates], "the saved value is kept")
         s.press(.down, .down, .tab)
-        #expect(s.state.focus == .pushNotifications, "dependent rows are skipped")
+        #expect(s.state.focus == .toggle(.pushNotifications), "dependent rows are skipped")
         s.press(.right)
-        #expect(s.state.preferences.pushNotifications)
+        #expect(s.state.preferences[.pushNotifications])
         let canvas = s.canvas
         #expect(canvas.text.contains("[x] Tips & Updates       Daily at 09:00"))
         s.press(.left)
@@ -96,8 +96,8 @@ import SharedLogic
     @Test func focusLeavesARowThatBecomesDisabled() {
         var s = Script(preferences: .with { _ in })
         s.press(.down, .down)
-        s.send(.preferencesReloaded(.with { $0.pushNotifications = false }))
-        #expect(s.state.focus == .pushNotifications)
+        s.send(.preferencesReloaded(.with { $0[.pushNotifications] = false }))
+        #expect(s.state.focus == .toggle(.pushNotifications))
     }
 
     @Test func quitKeys() {
@@ -140,10 +140,10 @@ import SharedLogic
         var s = Script(preferences: .with { _ in })
         s.settles = false
         s.press(.down, .down, .char(" "))
-        #expect(!s.state.preferences.queueAlerts)
+        #expect(!s.state.preferences[.queueAlerts])
         s.send(.commitFailed(changes: [.toggle(.queueAlerts, false)], preferences: .with { _ in },
                              message: "cannot write /x/settings.json: Read-only file system"))
-        #expect(!s.state.preferences.queueAlerts, "the change is kept on the page")
+        #expect(!s.state.preferences[.queueAlerts], "the change is kept on the page")
         #expect(s.screen.contains("Not saved: cannot write /x/settings.json: Read-only file system (r retries)"))
         // Another change carries the unsaved one with it.
         #expect(s.press(.down, .char(" ")) == [.commit([.toggle(.queueAlerts, false), .toggle(.promotions, true)])])
@@ -262,18 +262,18 @@ import SharedLogic
         func expect(_ what: String, _ after: @escaping (AppState) -> Bool) -> KeyExpectation { expect([], what, after) }
         switch (context, command) {
         case (.page, .previous):
-            state.focus = .vibration
+            state.focus = .toggle(.vibration)
             return expect("focus moves up to Sound") { $0.focus == .sound }
         case (.page, .next):
-            return expect("focus moves down to Tips & Updates") { $0.focus == .tipsAndUpdates }
+            return expect("focus moves down to Tips & Updates") { $0.focus == .toggle(.tipsAndUpdates) }
         case (.page, .activate):
-            return expect([.commit([.toggle(.pushNotifications, false)])], "Push Notifications turns off") { !$0.preferences.pushNotifications }
+            return expect([.commit([.toggle(.pushNotifications, false)])], "Push Notifications turns off") { !$0.preferences[.pushNotifications] }
         case (.page, .turnOff):
-            state.focus = .vibration
-            return expect([.commit([.toggle(.vibration, false)])], "Vibration turns off") { !$0.preferences.vibration && $0.focus == .vibration }
+            state.focus = .toggle(.vibration)
+            return expect([.commit([.toggle(.vibration, false)])], "Vibration turns off") { !$0.preferences[.vibration] && $0.focus == .toggle(.vibration) }
         case (.page, .turnOn):
-            state.focus = .promotions
-            return expect([.commit([.toggle(.promotions, true)])], "Promotions turns on") { $0.preferences.promotions && $0.focus == .promotions }
+            state.focus = .toggle(.promotions)
+            return expect([.commit([.toggle(.promotions, true)])], "Promotions turns on") { $0.preferences[.promotions] && $0.focus == .toggle(.promotions) }
         case (.page, .permission):
             return expect("the permission prompt opens on Allow") { $0.dialog == .permission(focus: .allow, reason: .requested) }
         case (.page, .scheduler):
@@ -391,7 +391,7 @@ import SharedLogic
             state.preferences.onboardingCompleted = false
             return expect([.commit([.toggle(.tipsAndUpdates, true), .onboardingCompleted])],
                           "Tips & Updates turns on and onboarding ends on the page") {
-                $0.preferences.tipsAndUpdates && $0.preferences.onboardingCompleted && $0.screen == .page
+                $0.preferences[.tipsAndUpdates] && $0.preferences.onboardingCompleted && $0.screen == .page
             }
         default:
             return nil
@@ -414,7 +414,7 @@ import SharedLogic
     @Test func keysWaitWhileTooSmallButQuitWorksAndEnlargingRestoresThePage() {
         var s = Script(preferences: .with { _ in }, size: TerminalSize(width: 30, height: 8))
         #expect(s.press(.char(" ")).isEmpty)
-        #expect(s.press(.down).isEmpty && s.state.focus == .pushNotifications)
+        #expect(s.press(.down).isEmpty && s.state.focus == .toggle(.pushNotifications))
         s.send(.resize(TerminalSize(width: 80, height: 24)))
         #expect(s.screen.contains("Push Notifications"))
         s.send(.resize(TerminalSize(width: 30, height: 8)))

@@ -68,8 +68,8 @@ import TestSupport
         var states: [AppState] = []
         let sizes = [TerminalSize(width: 80, height: 24), SettingsApp.minimumSize]
         let preferences: [NotificationPreferences] = [
-            .with { _ in }, .with { $0.tipsAndUpdates = true }, .with { $0.tipsAndUpdates = true; $0.permission = .granted },
-            .with { $0.permission = .denied; $0.tipsAndUpdates = true }, .with { $0.pushNotifications = false }, .with { $0.mode = .account },
+            .with { _ in }, .with { $0[.tipsAndUpdates] = true }, .with { $0[.tipsAndUpdates] = true; $0.permission = .granted },
+            .with { $0.permission = .denied; $0[.tipsAndUpdates] = true }, .with { $0[.pushNotifications] = false }, .with { $0.mode = .account },
         ]
         for size in sizes {
             for p in preferences {

@@ -55,7 +55,7 @@ import SharedLogic
     }
 
     @Test func masterOnWithTipsAlreadyOnAsksToo() {
-        var s = Script(preferences: .with { $0.pushNotifications = false; $0.tipsAndUpdates = true })
+        var s = Script(preferences: .with { $0[.pushNotifications] = false; $0[.tipsAndUpdates] = true })
         s.press(.char(" "))
         #expect(s.state.dialog == .permission(focus: .allow, reason: .firstReminder))
     }
@@ -78,7 +78,7 @@ import SharedLogic
     }
 
     @Test func pOpensItAnyTimeAndChangesTheDecision() {
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .denied })
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .denied })
         #expect(s.press(.char("p")).isEmpty)
         #expect(s.state.dialog == .permission(focus: .allow, reason: .requested))
         #expect(s.press(.char("a")) == [.commit([.permission(.granted)])])
@@ -92,7 +92,7 @@ import SharedLogic
         var s = fresh
         let tipsRow = try! #require(s.canvas.row(containing: "Tips & Updates"))
         #expect(s.send(.click(row: tipsRow, column: 10)) == [.commit([.toggle(.tipsAndUpdates, true)])])
-        #expect(s.state.focus == .tipsAndUpdates)
+        #expect(s.state.focus == .toggle(.tipsAndUpdates))
         let canvas = s.canvas
         let buttonRow = try! #require(canvas.row(containing: "Don't allow"))
         let column = canvas.text(ofRow: buttonRow).range(of: "Don't allow").map { canvas.text(ofRow: buttonRow).distance(from: canvas.text(ofRow: buttonRow).startIndex, to: $0.lowerBound) }!
@@ -106,7 +106,7 @@ import SharedLogic
         let canvas = s.canvas
         let bellRow = try! #require(canvas.row(containing: "bell"))
         #expect(s.send(.click(row: bellRow, column: PageScreen.detailColumn + 2)) == [.commit([.sound(.bell)])])
-        var off = Script(preferences: .with { $0.pushNotifications = false })
+        var off = Script(preferences: .with { $0[.pushNotifications] = false })
         let queueRow = try! #require(off.canvas.row(containing: "Queue alerts"))
         #expect(off.send(.click(row: queueRow, column: 10)).isEmpty)
     }
@@ -134,7 +134,7 @@ import SharedLogic
         #expect(s.state.screen == .onboarding(.guestReminders) && s.state.wizardFocus == .next)
         #expect(s.screen.contains("Tips & Updates is on: a daily reminder at 09:00"))
         #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
-        #expect(s.state.screen == .page && s.state.preferences.onboardingCompleted && s.state.preferences.pushNotifications)
+        #expect(s.state.screen == .page && s.state.preferences.onboardingCompleted && s.state.preferences[.pushNotifications])
         #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"))
     }
 
@@ -143,7 +143,7 @@ import SharedLogic
         s.press(.enter, .right)
         #expect(s.state.wizardFocus == .notNow)
         #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
-        #expect(s.state.screen == .page && !s.state.preferences.tipsAndUpdates && s.state.dialog == nil)
+        #expect(s.state.screen == .page && !s.state.preferences[.tipsAndUpdates] && s.state.dialog == nil)
     }
 
     /// The prompt stands alone on the wizard's screen: no outcome text and no second set of

@@ -22,14 +22,14 @@ import SharedLogic
         #expect(s.press(.char(" ")) == [.commit([.toggle(.queueAlerts, true)])])
         #expect(s.press(.char(" ")) == [.commit([.toggle(.queueAlerts, false)])])
         s.press(.down)
-        #expect(s.state.focus == .promotions, "focus moves with saves on their way")
-        #expect(!s.state.preferences.queueAlerts && s.state.pendingSaves.count == 3)
+        #expect(s.state.focus == .toggle(.promotions), "focus moves with saves on their way")
+        #expect(!s.state.preferences[.queueAlerts] && s.state.pendingSaves.count == 3)
         // The first save comes back: the scheduler is asked once; later saves wait for it.
         #expect(s.send(saved(s)) == [.apply(choosing: false)])
-        #expect(!s.state.preferences.queueAlerts, "the later changes still show")
+        #expect(!s.state.preferences[.queueAlerts], "the later changes still show")
         #expect(s.send(saved(s)).isEmpty)
         #expect(s.send(saved(s)).isEmpty)
-        #expect(s.state.savedPreferences.queueAlerts == false, "saved in order: the last change wins")
+        #expect(s.state.savedPreferences[.queueAlerts] == false, "saved in order: the last change wins")
         #expect(s.state.scheduling.waiting == .apply(choosing: false))
         // One more apply runs after the first, with everything saved by then.
         #expect(s.send(.applied(status: .cronFiring, problem: nil)) == [.apply(choosing: false)])
@@ -43,13 +43,13 @@ import SharedLogic
         // Off failed, on (the later change) saved: nothing is left unsaved.
         s.send(.commitFailed(changes: [.toggle(.queueAlerts, false)], preferences: s.state.savedPreferences, message: "read-only"))
         #expect(s.state.unsaved.isEmpty, "a later change of the same setting is on its way")
-        #expect(s.state.preferences.queueAlerts)
+        #expect(s.state.preferences[.queueAlerts])
         s.send(saved(s))
-        #expect(s.state.unsaved.isEmpty && s.state.saveProblem == nil && s.state.preferences.queueAlerts)
+        #expect(s.state.unsaved.isEmpty && s.state.saveProblem == nil && s.state.preferences[.queueAlerts])
         // The other way round: on saved, then off failed: off waits to be saved again.
         s.press(.char(" "))
         s.send(.commitFailed(changes: [.toggle(.queueAlerts, false)], preferences: s.state.savedPreferences, message: "read-only"))
-        #expect(s.state.unsaved == [.toggle(.queueAlerts, false)] && !s.state.preferences.queueAlerts)
+        #expect(s.state.unsaved == [.toggle(.queueAlerts, false)] && !s.state.preferences[.queueAlerts])
         #expect(s.screen.contains("Not saved: read-only (r retries)"))
     }
 
@@ -86,7 +86,7 @@ import SharedLogic
             #expect(text.contains(QuitQuestion.title) && text.contains("Not saved: Queue alerts off."))
             #expect(text.contains("Why: cannot write /x/settings.json: Read-only file") && text.contains("[ Save again ]") && text.contains("Quit anyway"))
             // Esc goes back to the page with the change kept.
-            #expect(s.press(.escape).isEmpty && s.state.dialog == nil && !s.state.preferences.queueAlerts)
+            #expect(s.press(.escape).isEmpty && s.state.dialog == nil && !s.state.preferences[.queueAlerts])
         }
         s.press(.char("q"))
         assertSnapshot(s.canvas, named: "quit-unsaved")
@@ -156,7 +156,7 @@ import SharedLogic
     /// and nothing can be changed until it reads.
     @Test func aSettingsFileThatDoesNotParseIsShownInPlaceOfTheSettings() {
         var s = fresh()
-        let on = NotificationPreferences.with { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let on = NotificationPreferences.with { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         _ = s.send(.preferencesReloaded(on))
         _ = s.send(.statusRefreshed(.cronFiring))
         s.settles = false
@@ -202,7 +202,7 @@ import SharedLogic
         var s = fresh()
         #expect(s.send(.changedElsewhere(.settings)) == [.reloadPreferences])
         #expect(s.send(.preferencesReloaded(s.state.savedPreferences)).isEmpty, "nothing new: nothing to do")
-        let other = NotificationPreferences.with { $0.tipsAndUpdates = true; $0.permission = .granted }
+        let other = NotificationPreferences.with { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         #expect(s.send(.preferencesReloaded(other)) == [.refreshStatus])
         #expect(s.state.preferences == other)
         #expect(s.send(.changedElsewhere(.schedule)).isEmpty, "one read at a time; another waits")

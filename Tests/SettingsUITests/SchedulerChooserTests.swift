@@ -15,7 +15,7 @@ import SharedLogic
         ])
 
     func script(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> Script {
-        Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted; change(&$0) }, status: Self.cronHolds)
+        Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted; change(&$0) }, status: Self.cronHolds)
     }
 
     @Test func theLineSaysWhichSchedulerWhyAndTheKey() {
@@ -122,7 +122,7 @@ import SharedLogic
         changed.press(.down, .char(" "))
         #expect(!changed.screen.contains(line), "a change here takes it away")
         var elsewhere = afterTheMove()
-        elsewhere.send(.preferencesReloaded(.with { $0.tipsAndUpdates = true; $0.permission = .granted; $0.queueAlerts = false; $0.scheduler = .systemd }))
+        elsewhere.send(.preferencesReloaded(.with { $0[.tipsAndUpdates] = true; $0.permission = .granted; $0[.queueAlerts] = false; $0.scheduler = .systemd }))
         #expect(!elsewhere.screen.contains(line), "a change saved elsewhere takes it away")
         // Other notices stay until something replaces them.
         var other = script()
@@ -189,7 +189,7 @@ import SharedLogic
         status.facts.scheduler = .embedded
         status.overriddenBy = "NOTIF_SCHEDULER"
         status.options[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted }, status: status)
         s.press(.char("s"))
         let screen = s.screen
         #expect(screen.contains("› ● auto      notif picks "), "\(screen)")
@@ -206,7 +206,7 @@ import SharedLogic
         var status = Self.cronHolds
         status.facts.scheduler = .embedded
         status.overriddenBy = "--scheduler"
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, status: status)
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted }, status: status)
         s.press(.char("s"))
         s.state.dialog = .schedulerList(selected: choice)
         s.press(.enter)

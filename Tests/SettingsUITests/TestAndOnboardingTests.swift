@@ -59,7 +59,7 @@ import TestSupport
         #expect(s.screen.contains("Tips & Updates is on: a daily reminder at 09:00"), "\(s.screen)")
         #expect(!s.screen.contains("Turn on Tips & Updates"), "\(s.screen)")
         #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
-        #expect(s.state.screen == .page && s.state.preferences.tipsAndUpdates)
+        #expect(s.state.screen == .page && s.state.preferences[.tipsAndUpdates])
         // Off, it is offered as before.
         var off = Script(AppState.start(preferences: NotificationPreferences(), status: .cronFiring, size: TerminalSize(width: 80, height: 24),
                                         unicode: true, onboarding: true))
@@ -69,7 +69,7 @@ import TestSupport
 
     /// A TZ that names no zone: the page's status area says its times are UTC, naming the value.
     @Test func aTZThatNamesNoZoneIsSaidOnThePage() {
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted })
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted })
         #expect(!s.screen.contains("TZ="))
         s.state.zoneProblem = "TZ=Nowhere/Zone is not a time zone notif can find: times are in UTC"
         #expect(s.screen.contains("! TZ=Nowhere/Zone is not a time zone notif can find: times are in UTC"), "\(s.screen)")

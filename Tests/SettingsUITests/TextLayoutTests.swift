@@ -142,7 +142,7 @@ import SharedLogic
         #expect(TextWidth.wrap("short text", width: 20, maxRows: 2) == ["short text"])
         #expect(TextWidth.wrap("a b c d e f g h", width: 5, maxRows: 1, unicode: false) == ["a ..."])
         // A warning at the smallest size ends in … at a word, never mid-word.
-        var s = Script(preferences: .with { $0.tipsAndUpdates = true; $0.permission = .granted }, size: SettingsApp.minimumSize)
+        var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted }, size: SettingsApp.minimumSize)
         s.state.status.warnings = ["embedded: `notif daemon` is not running, and the built-in scheduler only fires while it runs; start it, or run `notif daemon --install-autostart` so it starts at each login"]
         let text = s.screen
         #expect(text.contains("…"), "\(text)")

@@ -104,7 +104,7 @@ import TestSupport
         let berlin = try TestSupport.zone("Europe/Berlin")
         #expect(decide("2026-12-01T08:30:00Z", in: berlin, waiting: true) == .notDue(.waiting))
         var off = on
-        off.tipsAndUpdates = false
+        off[.tipsAndUpdates] = false
         #expect(decide("2026-12-01T08:30:00Z", in: berlin, preferences: off) == .skip("Tips & Updates is off"))
         // Before the time even a blocked reminder is no attempt.
         #expect(decide("2026-12-01T07:30:00Z", in: berlin, preferences: off) != .skip("Tips & Updates is off"))

@@ -12,8 +12,8 @@ import TestSupport
                     for permission in NotificationPermission.allCases {
                         var p = NotificationPreferences()
                         p.mode = mode
-                        p.pushNotifications = push
-                        p.tipsAndUpdates = tips
+                        p[.pushNotifications] = push
+                        p[.tipsAndUpdates] = tips
                         p.permission = permission
                         let expected = mode == .guest && push && tips && permission == .granted
                         let plan = LocalReminders.plan(p)
@@ -25,9 +25,9 @@ import TestSupport
                                 for vibration in [true, false] {
                                     for sound in NotificationSound.allCases {
                                         var q = p
-                                        q.queueAlerts = queue
-                                        q.promotions = promotions
-                                        q.vibration = vibration
+                                        q[.queueAlerts] = queue
+                                        q[.promotions] = promotions
+                                        q[.vibration] = vibration
                                         q.sound = sound
                                         #expect(LocalReminders.plan(q) == plan)
                                         checked += 1
@@ -46,13 +46,13 @@ import TestSupport
         let tips = LocalReminders.tipsAndUpdates
         var p = NotificationPreferences()
         p.mode = .account
-        p.pushNotifications = false
+        p[.pushNotifications] = false
         #expect(LocalReminders.blockReason(for: tips, in: p) == .accountProject)
         p.mode = .guest
         #expect(LocalReminders.blockReason(for: tips, in: p) == .masterSwitchOff)
-        p.pushNotifications = true
+        p[.pushNotifications] = true
         #expect(LocalReminders.blockReason(for: tips, in: p) == .preferenceOff)
-        p.tipsAndUpdates = true
+        p[.tipsAndUpdates] = true
         #expect(LocalReminders.blockReason(for: tips, in: p) == .permissionNotDetermined)
         #expect(LocalReminders.wouldAskPermission(p))
         p.permission = .denied
@@ -125,7 +125,7 @@ final class MemoryGateway: LocalNotificationGateway {
         let gateway = MemoryGateway()
         var p = on
         for round in 0..<4 {
-            p.tipsAndUpdates = round % 2 == 0
+            p[.tipsAndUpdates] = round % 2 == 0
             let result = LocalReminders.apply(p, gateway: gateway, entry: entry).result(for: "tips-and-updates")
             #expect(result == (round % 2 == 0 ? .installed : .cancelled))
         }
@@ -136,7 +136,7 @@ final class MemoryGateway: LocalNotificationGateway {
         let gateway = MemoryGateway()
         _ = LocalReminders.apply(on, gateway: gateway, entry: entry)
         var p = on
-        p.pushNotifications = false
+        p[.pushNotifications] = false
         #expect(LocalReminders.apply(p, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .cancelled)
         #expect(LocalReminders.apply(p, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .blocked(.masterSwitchOff))
         #expect(gateway.entries.isEmpty)
@@ -181,7 +181,7 @@ final class MemoryGateway: LocalNotificationGateway {
         #expect(LocalReminders.apply(on, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .failed("cannot read"))
         // Unreadable, an entry that should go may still be there: not reported as done.
         var off = on
-        off.tipsAndUpdates = false
+        off[.tipsAndUpdates] = false
         #expect(LocalReminders.apply(off, gateway: gateway, entry: entry).result(for: "tips-and-updates") == .failed("cannot read"))
         // A scheduler that is not installed holds nothing: off is simply off there.
         gateway.missing = true

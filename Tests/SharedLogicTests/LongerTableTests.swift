@@ -38,7 +38,7 @@ import Testing
         #expect(LocalReminders.plan(p, reminders: table.reminders).isEmpty)
         p[LongerTable.toggle] = true
         #expect(LocalReminders.plan(p, reminders: table.reminders).map(\.id) == ["weekly-review"])
-        p.pushNotifications = false
+        p[.pushNotifications] = false
         #expect(LocalReminders.blockReason(for: LongerTable.reminder, in: p) == .masterSwitchOff)
         #expect(table.detail(LongerTable.toggle) == "Every Monday at 10:00")
     }

@@ -7,15 +7,14 @@ import Testing
 
     @Test func settingsAndTheirOrderComeFromTheTable() {
         #expect(Setting.all.map(\.name) == ["push-notifications", "tips-and-updates", "queue-alerts", "promotions", "sound", "vibration", "scheduler"])
-        #expect(table.toggles.map(\.cliName) == Setting.all.compactMap { if case .toggle(let t) = $0 { return t.rawValue } else { return nil } })
-        #expect(Set(table.toggles.map(\.toggle)) == Set(PreferenceToggle.allCases), "every toggle has one entry")
+        #expect(table.toggles.map(\.name) == Setting.all.compactMap { if case .toggle(let t) = $0 { return t.name } else { return nil } })
     }
 
     @Test func theJSONOrderAndDefaultsComeFromTheTable() {
         let keys = PreferencesCodec.encode(NotificationPreferences()).objectMembers?.map(\.key) ?? []
         #expect(keys.prefix(8) == ["version", "mode", "pushNotifications", "tipsAndUpdates", "queueAlerts", "promotions", "sound", "vibration"])
         let defaults = NotificationPreferences()
-        for spec in table.toggles { #expect(defaults[spec.toggle] == spec.defaultValue, "\(spec.label)") }
+        for toggle in table.toggles { #expect(defaults[toggle] == toggle.defaultValue, "\(toggle.label)") }
     }
 
     @Test func aReminderGivesItsToggleItsDetailAndItsWords() {

@@ -5,7 +5,7 @@ import TestSupport
 @Suite struct PreferencesCodecTests {
     @Test func defaultsMatchTheTemplate() {
         let p = NotificationPreferences()
-        #expect(p.pushNotifications && !p.tipsAndUpdates && p.queueAlerts && !p.promotions && p.vibration)
+        #expect(p[.pushNotifications] && !p[.tipsAndUpdates] && p[.queueAlerts] && !p[.promotions] && p[.vibration])
         #expect(p.sound == .default && p.permission == .notDetermined && p.mode == .guest && !p.onboardingCompleted)
     }
 
@@ -18,15 +18,15 @@ import TestSupport
           "account": { "server": "https://example.org" } }
         """
         let p = try PreferencesCodec.decode(Array(text.utf8))
-        #expect(p.mode == .account && !p.pushNotifications && p.tipsAndUpdates && !p.queueAlerts)
-        #expect(p.promotions && p.sound == .chime && !p.vibration && p.permission == .denied)
+        #expect(p.mode == .account && !p[.pushNotifications] && p[.tipsAndUpdates] && !p[.queueAlerts])
+        #expect(p[.promotions] && p.sound == .chime && !p[.vibration] && p.permission == .denied)
         #expect(p.onboardingCompleted && p.accountServer == "https://example.org")
     }
 
     @Test func missingKeysTakeDefaultsAndVersionlessFilesMigrate() throws {
         let p = try PreferencesCodec.decode(Array(#"{"tipsAndUpdates": true}"#.utf8))
         var expected = NotificationPreferences()
-        expected.tipsAndUpdates = true
+        expected[.tipsAndUpdates] = true
         #expect(p == expected)
         #expect(try PreferencesMigration.version(of: try JSONParser.parse("{}")) == 0)
         #expect(try PreferencesMigration.migrate(try JSONParser.parse("{}"))["version"] == .int(1))
@@ -109,7 +109,7 @@ import TestSupport
     @Test func encodingKeepsUnknownKeysAndTheirOrder() throws {
         let original = try JSONParser.parse(#"{"zeta": [1, {"deep": "x"}], "tipsAndUpdates": false, "custom": 12.50, "account": {"server": "https://a", "extra": 1}}"#)
         var p = try PreferencesCodec.decode(original)
-        p.tipsAndUpdates = true
+        p[.tipsAndUpdates] = true
         p.sound = .bell
         let doc = PreferencesCodec.encode(p, over: original)
         let keys = doc.objectMembers!.map(\.key)

@@ -48,7 +48,7 @@ import TestSupport
         #expect(status(wanted, empty).outOfSync == [.notInstalled(Self.tips)])
         #expect(status(wanted, empty).next == .none(.notInstalled))
         var off = wanted
-        off.tipsAndUpdates = false
+        off[.tipsAndUpdates] = false
         #expect(status(off, held()).outOfSync == [.notPlanned(Self.tips)])
         #expect(status(off, held()).next == .none(.blocked(.preferenceOff, reminderID: Self.tips)))
         let unread = status(wanted, SchedulerFacts(scheduler: .systemd, entries: nil), unreadable: true)

@@ -63,7 +63,7 @@ import SharedLogic
         dir.write("{\"version\": 1, \"promotions\": true}\n", to: "dotfiles/settings.json")
         try FileIO.makeDirectory(dir.paths.configDirectory)
         symlink(dir.path + "/dotfiles/settings.json", dir.paths.settingsFile)
-        #expect(try store.load().preferences.promotions == true)
+        #expect(try store.load().preferences[.promotions] == true)
         // Pointing at a file that is not this user's (root's, as seen by a test run as root: so
         // only when not root; as root, /etc/hostname would be root's own).
         if geteuid() != 0 {

@@ -22,10 +22,10 @@ import SharedLogic
         // it). Not umask(0): the umask is the whole process's, and a program another test started
         // meanwhile made its directories world-writable. Under umask 000 the shipped binary is
         // checked by `ReliabilityFileModeTests`, in a child of its own.
-        try store.update { $0.tipsAndUpdates = true }
+        try store.update { $0[.tipsAndUpdates] = true }
         #expect(dir.mode("config/notif") == 0o700)
         #expect(dir.mode("config/notif/settings.json") == 0o600)
-        #expect(try store.load().preferences.tipsAndUpdates)
+        #expect(try store.load().preferences[.tipsAndUpdates])
         // No temp files are left behind.
         #expect(dir.list("config/notif") == [".settings.lock", "settings.json"])
     }
@@ -34,7 +34,7 @@ import SharedLogic
         let dir = TempDir()
         dir.write(#"{"version": 1, "myNote": "keep me", "tipsAndUpdates": false, "nested": {"a": [1, 2]}}"#, to: "config/notif/settings.json")
         let store = PreferencesStore(paths: dir.paths, clock: clock)
-        try store.update { $0.tipsAndUpdates = true }
+        try store.update { $0[.tipsAndUpdates] = true }
         let doc = try JSONParser.parse(dir.read("config/notif/settings.json")!)
         #expect(doc["myNote"] == .string("keep me"))
         #expect(doc["nested"] == (try JSONParser.parse(#"{"a": [1, 2]}"#)))
@@ -45,9 +45,9 @@ import SharedLogic
     @Test func anUpdateThatChangesNothingDoesNotWrite() throws {
         let dir = TempDir()
         let store = PreferencesStore(paths: dir.paths, clock: clock)
-        try store.update { $0.promotions = true }
+        try store.update { $0[.promotions] = true }
         let before = try #require(try FileStatus.of(dir.path + "/config/notif/settings.json"))
-        try store.update { $0.promotions = true }
+        try store.update { $0[.promotions] = true }
         let after = try #require(try FileStatus.of(dir.path + "/config/notif/settings.json"))
         #expect(before == after)
     }
@@ -71,7 +71,7 @@ import SharedLogic
             #expect {
                 switch attempt {
                 case 0: _ = try store.load()
-                case 1: try store.update { $0.tipsAndUpdates = true }
+                case 1: try store.update { $0[.tipsAndUpdates] = true }
                 default: _ = try store.loadSettled(quiet: 0.05)
                 }
             } throws: { error in
@@ -88,7 +88,7 @@ import SharedLogic
         dir.write("\u{FEFF}{\"sound\": \"bell\"}", to: "config/notif/settings.json")
         let store = PreferencesStore(paths: dir.paths, clock: clock)
         #expect(try store.load().preferences.sound == .bell)
-        try store.update { $0.promotions = true }
+        try store.update { $0[.promotions] = true }
         #expect(dir.read("config/notif/settings.json")?.hasPrefix("{") == true)
     }
 
@@ -157,7 +157,7 @@ import SharedLogic
         dir.write(text, to: "config/notif/settings.json")
         let store = PreferencesStore(paths: dir.paths, clock: clock)
         #expect(throws: PreferencesError.newerVersion(path: dir.path + "/config/notif/settings.json", version: 9)) { try store.load() }
-        #expect(throws: PreferencesError.self) { try store.update { $0.promotions = true } }
+        #expect(throws: PreferencesError.self) { try store.update { $0[.promotions] = true } }
         #expect(dir.read("config/notif/settings.json") == text)
         #expect(dir.list("config/notif").filter { $0 != "settings.json" && $0.hasPrefix("settings") }.isEmpty)
     }
@@ -171,7 +171,7 @@ import SharedLogic
         } throws: { error in
             "\(error)".contains("settings.json") && "\(error)".contains("is a directory")
         }
-        #expect(throws: PreferencesError.self) { try store.update { $0.promotions = true } }
+        #expect(throws: PreferencesError.self) { try store.update { $0[.promotions] = true } }
     }
 
     @Test func aHugeFileIsNamedAndKept() throws {
@@ -188,7 +188,7 @@ import SharedLogic
         try FileManager.default.createDirectory(atPath: dir.path + "/config/notif", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/config/notif/settings.json", withDestinationPath: "../../dotfiles/notif.json")
         let store = PreferencesStore(paths: dir.paths, clock: clock)
-        try store.update { $0.tipsAndUpdates = true }
+        try store.update { $0[.tipsAndUpdates] = true }
         #expect(try FileStatus.of(dir.path + "/config/notif/settings.json", followLinks: false)?.kind == .symlink)
         #expect(dir.read("dotfiles/notif.json")?.contains("\"tipsAndUpdates\": true") == true)
     }
@@ -206,6 +206,6 @@ import SharedLogic
             group.addTask { _ = try? store.update { $0.permission = .granted } }
         }
         let p = try store.load().preferences
-        #expect(p.tipsAndUpdates && p.promotions && p.sound == .bell && p.permission == .granted)
+        #expect(p[.tipsAndUpdates] && p[.promotions] && p.sound == .bell && p.permission == .granted)
     }
 }

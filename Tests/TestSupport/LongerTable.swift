@@ -4,7 +4,7 @@ import SharedLogic
 /// review, Mondays at 10:00, on a `Weekly review` switch placed after Promotions. Tests in each
 /// module build the app's logic with it and check it reaches every surface.
 public enum LongerTable {
-    public static let toggle = PreferenceToggle("weekly-review")
+    public static let toggle = PreferenceToggle("weekly-review", jsonKey: "weeklyReview", label: "Weekly review", defaultValue: false)
 
     public static let reminder = LocalReminder(
         id: "weekly-review", title: "Weekly review", body: "What happened this week.",
@@ -12,9 +12,7 @@ public enum LongerTable {
 
     public static let catalog: NotifCatalog = {
         var table = NotifCatalog.standard
-        let promotions = table.items.firstIndex { if case .toggle(let spec) = $0 { return spec.toggle == .promotions } else { return false } }!
-        table.items.insert(.toggle(ToggleSpec(toggle, jsonKey: "weeklyReview", label: "Weekly review", detail: "", defaultValue: false)),
-                           at: promotions + 1)
+        table.items.insert(.toggle(toggle), at: table.items.firstIndex(of: .toggle(.promotions))! + 1)
         table.reminders.append(reminder)
         return table
     }()

@@ -4,7 +4,7 @@ public extension NotificationPreferences {
     /// Tips & Updates on and notifications allowed: the settings that schedule the daily reminder.
     static var tipsOnAndAllowed: NotificationPreferences {
         var preferences = NotificationPreferences()
-        preferences.tipsAndUpdates = true
+        preferences[.tipsAndUpdates] = true
         preferences.permission = .granted
         return preferences
     }

@@ -3,6 +3,8 @@
 /// come from it.
 public struct CommandDeclaration: Sendable {
     public let name: String
+    /// What it runs; nil only for a command that has sub-commands (each has its own).
+    public let action: CommandAction?
     /// One line, lower case, no full stop: "change a setting, then apply it".
     public let summary: String
     /// Paragraphs for `--help` and the man page (blank lines between paragraphs; lines that
@@ -21,10 +23,12 @@ public struct CommandDeclaration: Sendable {
     /// Not in help, the man page or completion (what notif runs itself).
     public let hidden: Bool
 
-    public init(_ name: String, summary: String, details: String = "", options: [OptionDeclaration] = [],
+    /// `action`: what the command runs; nil only for one with `subcommands`.
+    public init(_ name: String, _ action: CommandAction? = nil, summary: String, details: String = "", options: [OptionDeclaration] = [],
                 arguments: [ArgumentDeclaration] = [], subcommands: [CommandDeclaration] = [], subcommandNoun: String = "action",
                 exclusive: [[String]] = [], required: [String] = [], hidden: Bool = false) {
         self.name = name
+        self.action = action
         self.summary = summary
         self.details = details
         self.options = options

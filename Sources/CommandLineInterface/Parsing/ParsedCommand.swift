@@ -2,13 +2,16 @@
 /// their values, and its arguments. What the command itself still checks is only what the
 /// declaration says it checks (`checkedByCommand`).
 public struct ParsedCommand: Equatable, Sendable {
+    /// What the command runs.
+    public let action: CommandAction
     /// `["account", "login"]`.
     public let path: [String]
     /// Options given, by long name (a flag's text is empty); environment fallbacks included.
     public let options: [String: GivenValue]
     public let arguments: [String]
 
-    public init(path: [String], options: [String: GivenValue] = [:], arguments: [String] = []) {
+    public init(_ action: CommandAction, path: [String], options: [String: GivenValue] = [:], arguments: [String] = []) {
+        self.action = action
         self.path = path
         self.options = options
         self.arguments = arguments
@@ -78,7 +81,7 @@ extension CommandLineDeclaration {
             arguments.append(word)
         }
         let shown = path.joined(separator: " ")
-        if !current.subcommands.isEmpty {
+        guard let action = current.action else {
             throw fail("\(shown) needs \(Wording.list(current.subcommands.map(\.name)))")
         }
         if arguments.count > current.arguments.count {
@@ -125,6 +128,6 @@ extension CommandLineDeclaration {
                 throw fail(problem)
             }
         }
-        return ParsedCommand(path: path, options: options, arguments: arguments)
+        return ParsedCommand(action, path: path, options: options, arguments: arguments)
     }
 }

@@ -8,7 +8,7 @@ extension ReminderService {
     /// with a note. A failure is reported and the recorded scheduler kept, so the next apply retries.
     func moveOff(except kept: SchedulerKind, recorded: SchedulerKind?, preferences: NotificationPreferences) -> [SchedulerMove] {
         var nothing = preferences
-        nothing.pushNotifications = false
+        nothing[.pushNotifications] = false
         var moves: [SchedulerMove] = []
         for kind in SchedulerKind.allCases where kind != kept {
             guard let old = gateway(for: kind), kind == recorded || kind != .cron else { continue }

@@ -82,7 +82,7 @@ public struct AppState: Equatable, Sendable {
     public var catalog: NotifCatalog = .standard
     public var screen: Screen = .page
     public var dialog: Dialog?
-    public var focus: PageRow = .pushNotifications
+    public var focus: PageRow = .toggle(.pushNotifications)
     /// The focused button on a wizard page.
     public var wizardFocus: Button = .next
     public var status: SchedulerStatus

@@ -7,7 +7,7 @@ extension AppState {
         switch screen {
         case .onboarding(.welcome): return [.next]
         // Already on (set before, with `notif set`): nothing to offer, only to go on.
-        case .onboarding(.guestReminders): return preferences.tipsAndUpdates ? [.next] : [.turnOn, .notNow]
+        case .onboarding(.guestReminders): return preferences[.tipsAndUpdates] ? [.next] : [.turnOn, .notNow]
         case .onboarding(.accountPermission): return [.next]
         default: return []
         }
@@ -69,7 +69,7 @@ extension AppState {
             requestQuit(effects: &effects)
         } else {
             screen = .page
-            focus = .pushNotifications
+            focus = .toggle(.pushNotifications)
             if notice == nil { notice = Notice("Welcome! Your settings are saved as you change them.") }
         }
     }

@@ -20,51 +20,16 @@ public struct PageRow: Hashable, Sendable {
     /// notif's own rows.
     public static var allCases: [PageRow] { rows(in: .standard) }
 
-    public static let pushNotifications = row(.pushNotifications)
-    public static let tipsAndUpdates = row(.tipsAndUpdates)
-    public static let queueAlerts = row(.queueAlerts)
-    public static let promotions = row(.promotions)
+    /// The row of `toggle` in notif's own table.
+    public static func toggle(_ toggle: PreferenceToggle) -> PageRow { allCases.first { $0.item == .toggle(toggle) }! }
+
+    /// The sound choice's row in notif's own table.
     public static let sound = allCases.first { $0.item == .sound }!
-    public static let vibration = row(.vibration)
 
-    private static func row(_ toggle: PreferenceToggle) -> PageRow { allCases.first { $0.toggle == toggle }! }
+    public var toggle: PreferenceToggle? { item.toggle }
 
-    public var setting: Setting {
-        switch item {
-        case .toggle(let spec): return .toggle(spec.toggle)
-        case .sound: return .sound
-        }
-    }
-
-    public var toggle: PreferenceToggle? {
-        if case .toggle(let spec) = item { return spec.toggle }
-        return nil
-    }
-
-    /// The row's label.
-    public var label: String {
-        switch item {
-        case .toggle(let spec): return spec.label
-        case .sound: return "Sound"
-        }
-    }
-
-    /// Rows the master switch governs: kept but disabled (and skipped by focus) while it is off.
-    public var dependsOnMaster: Bool {
-        if case .toggle(let spec) = item { return spec.pausedByMaster }
-        return true
-    }
-
+    /// Rows the master switch governs are kept but disabled (and skipped by focus) while it is off.
     public func isEnabled(in preferences: NotificationPreferences) -> Bool {
-        !dependsOnMaster || preferences.pushNotifications
+        !item.dependsOnMaster || preferences[.pushNotifications]
     }
-
-    /// A short description shown beside the switch, in `catalog` (a reminder's schedule, or the toggle's detail).
-    public func detail(in catalog: NotifCatalog) -> String {
-        guard case .toggle(let spec) = item else { return "" }
-        return catalog.reminder(following: spec.toggle)?.scheduleHeading ?? spec.detail
-    }
-
-    /// The detail in notif's own table.
-    public var detail: String { detail(in: .standard) }
 }

@@ -161,6 +161,6 @@ extension AppState {
     }
 
     mutating func keepFocusEnabled() {
-        if !focus.isEnabled(in: preferences) { focus = .pushNotifications }
+        if !focus.isEnabled(in: preferences) { focus = .toggle(.pushNotifications) }
     }
 }

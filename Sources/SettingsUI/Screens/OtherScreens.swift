@@ -32,6 +32,7 @@ enum OnboardingScreen {
         let left = 2
         var row = 3
         let text: [String]
+        let offered = OnboardingOffer.reminder, on = state.preferences[OnboardingOffer.toggle]
         switch step {
         case .welcome:
             text = [
@@ -40,18 +41,17 @@ enum OnboardingScreen {
                     ? "This is a Guest project: reminders are scheduled locally, and nothing is sent to a server."
                     : "This is an Account project: notifications come from your server.",
             ]
-        case .guestReminders where state.preferences.tipsAndUpdates && state.preferences.permission != .granted:
+        case .guestReminders where on && state.preferences.permission != .granted:
             text = [
-                "Tips & Updates is on, but notifications are not allowed (Permission: \(state.preferences.permission.word)): nothing is scheduled until you allow them.",
+                "\(offered.title) is on, but notifications are not allowed (Permission: \(state.preferences.permission.word)): nothing is scheduled until you allow them.",
                 "p on the Notifications page changes the permission; every other setting is there too.",
             ]
-        case .guestReminders where state.preferences.tipsAndUpdates:
+        case .guestReminders where on:
             text = [
-                "Tips & Updates is on: a daily reminder at 09:00, your local time.",
+                "\(offered.title) is on: a \(offered.recurrence.adjective) reminder at \(offered.time), your local time.",
                 "You can change it, and every other setting, on the Notifications page.",
             ]
         case .guestReminders:
-            let offered = OnboardingOffer.reminder
             text = NotifCatalog.standard.reminders.map { reminder in
                 let day = if case .weekly(let day) = reminder.recurrence { "on \(day.name)s " } else { "" }
                 return "\(reminder.title) is a \(reminder.recurrence.adjective) reminder \(day)at \(reminder.time), your local time."

@@ -85,12 +85,12 @@ public enum PageScreen {
             let on = p[toggle]
             canvas.put(on ? "[x]" : "[ ]", row: y, column: switchColumn, role: enabled ? (on ? .on : .off) : .disabled)
         }
-        canvas.put(row.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
+        canvas.put(row.item.label, row: y, column: labelColumn, role: baseRole, maxWidth: detailColumn - labelColumn - 1)
         var detail: String
-        if row == .sound {
+        if row.item == .sound {
             detail = state.unicode ? "‹ \(p.sound.rawValue) ›" : "< \(p.sound.rawValue) >"
         } else {
-            detail = row.detail(in: state.catalog)
+            detail = row.toggle.map(state.catalog.detail) ?? ""
             if let toggle = row.toggle, state.catalog.reminder(following: toggle) != nil, p.mode == .account { detail = "Guest feature" }
         }
         // A reminder that is on but cannot fire says so on its own row, not only in the status area.
@@ -106,7 +106,7 @@ public enum PageScreen {
             default: break
             }
         }
-        if !enabled { detail = row == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "Paused: Push Notifications is off" }
+        if !enabled { detail = row.item == .sound ? "\(p.sound.rawValue), paused: Push Notifications is off" : "Paused: Push Notifications is off" }
         canvas.put(TextWidth.truncate(detail, to: canvas.width - detailColumn - 1, unicode: state.unicode, atWord: true), row: y, column: detailColumn,
                    role: enabled ? detailRole : .disabled)
         canvas.hotspots.append(Hotspot(row: y, columns: 0..<canvas.width, target: .row(row)))

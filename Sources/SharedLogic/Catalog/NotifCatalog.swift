@@ -1,36 +1,24 @@
-/// One on/off setting, as every surface names it: the command line (`PreferenceToggle`'s raw
-/// value), settings.json, the page's row and detail, and whether the master switch pauses it.
-public struct ToggleSpec: Hashable, Sendable {
-    public let toggle: PreferenceToggle
-    /// The key in settings.json and in `status --json`'s `preferences`.
-    public let jsonKey: String
-    /// The page's row label, also `status`'s row.
-    public let label: String
-    /// The page's text beside the switch, for a toggle no reminder follows.
-    public let detail: String
-    /// The master switch (Push Notifications) pauses it while off.
-    public let pausedByMaster: Bool
-    /// Its value in a new settings file.
-    public let defaultValue: Bool
-
-    public init(_ toggle: PreferenceToggle, jsonKey: String, label: String, detail: String, pausedByMaster: Bool = true,
-                defaultValue: Bool) {
-        self.toggle = toggle
-        self.jsonKey = jsonKey
-        self.label = label
-        self.detail = detail
-        self.pausedByMaster = pausedByMaster
-        self.defaultValue = defaultValue
-    }
-
-    /// The command-line name (`tips-and-updates`).
-    public var cliName: String { toggle.rawValue }
-}
-
 /// One place in the page's order (also `set`'s, settings.json's and `status`'s): a toggle or the sound choice.
 public enum CatalogItem: Hashable, Sendable {
-    case toggle(ToggleSpec)
+    case toggle(PreferenceToggle)
     case sound
+
+    /// The page's row label, also `set`'s and `status`'s.
+    public var label: String {
+        switch self {
+        case .toggle(let toggle): return toggle.label
+        case .sound: return "Sound"
+        }
+    }
+
+    /// The toggle it is, if it is one.
+    public var toggle: PreferenceToggle? {
+        if case .toggle(let toggle) = self { return toggle }
+        return nil
+    }
+
+    /// Whether the master switch pauses it while off (the sound choice too).
+    public var dependsOnMaster: Bool { toggle?.dependsOnMaster ?? true }
 }
 
 /// The table every surface reads: each toggle and each reminder, in order. The page's rows,
@@ -50,13 +38,7 @@ public struct NotifCatalog: Equatable, Sendable {
     /// notif's own table.
     public static let standard = NotifCatalog(
         items: [
-            .toggle(ToggleSpec(.pushNotifications, jsonKey: "pushNotifications", label: "Push Notifications", detail: "Master switch",
-                               pausedByMaster: false, defaultValue: true)),
-            .toggle(ToggleSpec(.tipsAndUpdates, jsonKey: "tipsAndUpdates", label: "Tips & Updates", detail: "", defaultValue: false)),
-            .toggle(ToggleSpec(.queueAlerts, jsonKey: "queueAlerts", label: "Queue alerts", detail: "When your turn comes up", defaultValue: true)),
-            .toggle(ToggleSpec(.promotions, jsonKey: "promotions", label: "Promotions", detail: "Offers and news", defaultValue: false)),
-            .sound,
-            .toggle(ToggleSpec(.vibration, jsonKey: "vibration", label: "Vibration", detail: "Where the device supports it", defaultValue: true)),
+            .toggle(.pushNotifications), .toggle(.tipsAndUpdates), .toggle(.queueAlerts), .toggle(.promotions), .sound, .toggle(.vibration),
         ],
         reminders: [
             LocalReminder(id: "tips-and-updates", title: "Tips & Updates",
@@ -65,14 +47,7 @@ public struct NotifCatalog: Equatable, Sendable {
         ])
 
     /// The toggles, in page order.
-    public var toggles: [ToggleSpec] {
-        items.compactMap { if case .toggle(let spec) = $0 { return spec } else { return nil } }
-    }
-
-    /// The entry for `toggle`.
-    public func spec(_ toggle: PreferenceToggle) -> ToggleSpec {
-        toggles.first { $0.toggle == toggle }!
-    }
+    public var toggles: [PreferenceToggle] { items.compactMap(\.toggle) }
 
     /// The reminder that follows `toggle`, if any.
     public func reminder(following toggle: PreferenceToggle) -> LocalReminder? {
@@ -81,7 +56,7 @@ public struct NotifCatalog: Equatable, Sendable {
 
     /// The page's text beside `toggle`: the schedule of the reminder it turns on (`Daily at 09:00`), else its detail.
     public func detail(_ toggle: PreferenceToggle) -> String {
-        reminder(following: toggle)?.scheduleHeading ?? spec(toggle).detail
+        reminder(following: toggle)?.scheduleHeading ?? toggle.detail
     }
 
     /// `Tips & Updates schedules a daily reminder at 09:00 local time`, `Weekly review schedules a

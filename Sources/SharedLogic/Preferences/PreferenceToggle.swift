@@ -1,31 +1,38 @@
-/// An on/off setting of the Notifications page, named as the command line spells it
-/// (`tips-and-updates`). What each is called and does elsewhere is its `ToggleSpec` in the
-/// `NotifCatalog`; a table may add toggles beyond notif's own five.
+/// An on/off setting of the Notifications page: the one record every surface reads (the command
+/// line, settings.json, the page's row, `status`). A table may add toggles beyond notif's own five.
 public struct PreferenceToggle: Hashable, Sendable, CustomStringConvertible {
-    /// The command-line name.
-    public let rawValue: String
+    /// The command-line name (`tips-and-updates`).
+    public let name: String
+    /// The key in settings.json and in `status --json`'s `preferences`.
+    public let jsonKey: String
+    /// The page's row label, also `status`'s row.
+    public let label: String
+    /// The page's text beside the switch, for a toggle no reminder follows.
+    public let detail: String
+    /// Whether the master switch (Push Notifications) pauses it while off.
+    public let dependsOnMaster: Bool
+    /// Its value in a new settings file.
+    public let defaultValue: Bool
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String, jsonKey: String, label: String, detail: String = "", dependsOnMaster: Bool = true,
+                defaultValue: Bool) {
+        self.name = name
+        self.jsonKey = jsonKey
+        self.label = label
+        self.detail = detail
+        self.dependsOnMaster = dependsOnMaster
+        self.defaultValue = defaultValue
+    }
 
-    public static let pushNotifications = PreferenceToggle("push-notifications")
-    public static let tipsAndUpdates = PreferenceToggle("tips-and-updates")
-    public static let queueAlerts = PreferenceToggle("queue-alerts")
-    public static let promotions = PreferenceToggle("promotions")
-    public static let vibration = PreferenceToggle("vibration")
+    public static let pushNotifications = PreferenceToggle(
+        "push-notifications", jsonKey: "pushNotifications", label: "Push Notifications", detail: "Master switch",
+        dependsOnMaster: false, defaultValue: true)
+    public static let tipsAndUpdates = PreferenceToggle("tips-and-updates", jsonKey: "tipsAndUpdates", label: "Tips & Updates", defaultValue: false)
+    public static let queueAlerts = PreferenceToggle(
+        "queue-alerts", jsonKey: "queueAlerts", label: "Queue alerts", detail: "When your turn comes up", defaultValue: true)
+    public static let promotions = PreferenceToggle("promotions", jsonKey: "promotions", label: "Promotions", detail: "Offers and news", defaultValue: false)
+    public static let vibration = PreferenceToggle(
+        "vibration", jsonKey: "vibration", label: "Vibration", detail: "Where the device supports it", defaultValue: true)
 
-    /// notif's own toggles, in page order.
-    public static var allCases: [PreferenceToggle] { NotifCatalog.standard.toggles.map(\.toggle) }
-
-    public var description: String { rawValue }
-
-    /// The key in settings.json.
-    public var jsonKey: String { spec?.jsonKey ?? rawValue }
-
-    /// The row label on the page.
-    public var label: String { spec?.label ?? rawValue }
-
-    /// Whether the master switch governs this toggle.
-    public var dependsOnMaster: Bool { spec?.pausedByMaster ?? true }
-
-    private var spec: ToggleSpec? { NotifCatalog.standard.toggles.first { $0.toggle == self } }
+    public var description: String { name }
 }

@@ -74,8 +74,8 @@ public enum PreferencesCodec {
         let migrated = try PreferencesMigration.migrate(document)
         var prefs = NotificationPreferences(catalog: catalog)
         prefs.mode = try enumValue(migrated, "mode", default: prefs.mode)
-        for spec in catalog.toggles {
-            prefs[spec.toggle] = try bool(migrated, spec.jsonKey, default: prefs[spec.toggle])
+        for toggle in catalog.toggles {
+            prefs[toggle] = try bool(migrated, toggle.jsonKey, default: prefs[toggle])
         }
         prefs.sound = try enumValue(migrated, "sound", default: prefs.sound)
         prefs.permission = try enumValue(migrated, "permission", default: prefs.permission)
@@ -123,7 +123,7 @@ public enum PreferencesCodec {
     public static func orderedMembers(_ preferences: NotificationPreferences, catalog: NotifCatalog = .standard) -> [(String, JSONValue)] {
         catalog.items.map { item in
             switch item {
-            case .toggle(let spec): return (spec.jsonKey, .bool(preferences[spec.toggle]))
+            case .toggle(let toggle): return (toggle.jsonKey, .bool(preferences[toggle]))
             case .sound: return ("sound", .string(preferences.sound.rawValue))
             }
         }

@@ -12,17 +12,14 @@ public enum Setting: Equatable, Sendable {
     /// The settings of `catalog`, in its order, then the scheduler choice.
     public static func all(in catalog: NotifCatalog) -> [Setting] {
         catalog.items.map { item in
-            switch item {
-            case .toggle(let spec): return .toggle(spec.toggle)
-            case .sound: return .sound
-            }
+            item.toggle.map(Setting.toggle) ?? .sound
         } + [.scheduler]
     }
 
     /// The command-line name (`tips-and-updates`, `sound`).
     public var name: String {
         switch self {
-        case .toggle(let toggle): return toggle.rawValue
+        case .toggle(let toggle): return toggle.name
         case .sound: return "sound"
         case .scheduler: return "scheduler"
         }
@@ -31,7 +28,7 @@ public enum Setting: Equatable, Sendable {
     public var label: String {
         switch self {
         case .toggle(let toggle): return toggle.label
-        case .sound: return "Sound"
+        case .sound: return CatalogItem.sound.label
         case .scheduler: return "Scheduler choice"
         }
     }

@@ -8,7 +8,7 @@ public enum LocalReminders {
         id: "test",
         title: "notif test notification",
         body: "If you can read this, notif can show your reminders.",
-        time: DailyTime(hour: 9, minute: 0),
+        time: tipsAndUpdates.time,
         preference: .pushNotifications
     )
 
@@ -20,7 +20,7 @@ public enum LocalReminders {
     /// Why `reminder` is not planned under `preferences`, or nil when it is.
     public static func blockReason(for reminder: LocalReminder, in preferences: NotificationPreferences) -> BlockReason? {
         if preferences.mode == .account { return .accountProject }
-        if !preferences.pushNotifications { return .masterSwitchOff }
+        if !preferences[.pushNotifications] { return .masterSwitchOff }
         if !preferences[reminder.preference] { return .preferenceOff }
         switch preferences.permission {
         case .granted: return nil
