@@ -180,6 +180,7 @@ struct DebianPackageTests {
         #expect(try user.run(["/usr/bin/notif", "permission", "grant"], env).status == 0)
         let on = try user.run(["/usr/bin/notif", "set", "tips-and-updates", "on"], env)
         #expect(on.status == 0 && on.stdout.contains("with cron"), "\(on)")
+        try user.entriesFromYesterday()   // on since yesterday: today's 09:00 is the line's
         let settings = user.read(user.settingsPath)
         let crontab = try user.crontab()
         #expect(crontab.contains("/usr/bin/notif deliver --quiet tips-and-updates"), "\(crontab)")
@@ -194,7 +195,7 @@ struct DebianPackageTests {
         #expect(status.stdout.contains("In sync:            yes") && status.stdout.contains("Installed:          tips-and-updates"), "\(status)")
 
         // The daily line, exactly as cron runs it (/bin/sh -c, cron's environment), as the user.
-        let daily = crontab.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.hasPrefix("@") }
+        let daily = crontab.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.hasPrefix("@") && !CronLine.isSetting($0) }
             .map { NastyNames.cronCommand(String($0.split(separator: " ", maxSplits: 5).last!)) } ?? ""
         let ran = try run(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i", "HOME=" + user.home, "LOGNAME=" + user.name,
                            "SHELL=/bin/sh", "PATH=/usr/bin:/bin", "/bin/sh", "-c", daily], environment: apt)

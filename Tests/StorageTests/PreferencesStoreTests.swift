@@ -94,7 +94,7 @@ import SharedLogic
 
     /// A file written in several steps (truncated, then half, then the rest) is read once it has
     /// been quiet: the half-written state is never believed.
-    @Test(.timeLimit(.minutes(1))) func aFileStillBeingWrittenIsReadOnceItIsQuiet() throws {
+    @Test(.timeLimit(.minutes(10))) func aFileStillBeingWrittenIsReadOnceItIsQuiet() throws {
         let dir = TempDir()
         let path = dir.path + "/config/notif/settings.json"
         dir.write("{\"sound\": ", to: "config/notif/settings.json")

@@ -18,7 +18,7 @@ extension ReminderService {
               // No settings file (an editor may be saving it by renaming), or one that does not
               // parse: nothing to mend from, the entries stay as they are.
               loaded.fileExisted, !inSync(installed, preferences: loaded.preferences, gateway: gateway) else { return nil }
-        return try? reconcile(on: holder)
+        return try? reconcile(on: holder, mending: true)
     }
 
     /// Whether `installed` is exactly what a reconcile with `preferences` would leave: each planned

@@ -28,12 +28,14 @@ extension ReminderService {
     }
 
     /// Reconciles one scheduler with the saved settings, leaving the others and the recorded
-    /// choice alone (`notif daemon` uses it when the settings change under it).
-    public func reconcile(on kind: SchedulerKind) throws(PreferencesError) -> ApplyReport {
+    /// choice alone (`notif daemon` uses it when the settings change under it). `mending`: the
+    /// entries are rewritten, not begun (an earlier notif's, or ones a zone change put out of
+    /// sync), so when they began stays as it was.
+    public func reconcile(on kind: SchedulerKind, mending: Bool = false) throws(PreferencesError) -> ApplyReport {
         try underApplyLock { loaded in
             guard let gateway = gateway(for: kind) else { return ApplyReport(outcomes: []) }
             let report = LocalReminders.apply(loaded.preferences, gateway: gateway, reminders: reminders, entry: entry(for:))
-            recordNewEntries(report)
+            if !mending { recordNewEntries(report) }
             return report
         }
     }
