@@ -37,12 +37,12 @@ enum ClockJumpCheck {
 struct CronClockJumpTests {
     /// Debian's cron runs a fixed-time line skipped by a short forward jump right after it (the
     /// gaps and the zone swap); on the fall-back day it runs it at the first 09:00 only.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(.minutes(10)))
     func cronWakesDeliverOnceAfterEachJump() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let display = try VirtualDisplay()
-        let change = JumpSetup.moment(in: 110)
+        let change = JumpSetup.moment(in: 240)
         var setups: [ClockJump: JumpSetup] = [:], users: [ClockJump: TestUser] = [:]
         var sessions: [ClockJump: DesktopSession] = [:], systems: [ClockJump: ZonedSystem] = [:]
         defer {
@@ -124,12 +124,12 @@ struct SystemdClockJumpTests {
     /// A live user manager in each zone (no `TZ`: it follows /etc/localtime). A gap leaves 09:00
     /// out of the day, which systemd skips: the timer's calendar for the gap's end fires; the
     /// zone swap starts the service through `OnTimezoneChange=`; 09:00 twice shows once.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(.minutes(10)))
     func theUserManagerWakesDeliverOnceAfterEachJump() async throws {
         let display = try VirtualDisplay()
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
-        let change = JumpSetup.moment(in: 120)
+        let change = JumpSetup.moment(in: 240)
         var setups: [ClockJump: JumpSetup] = [:], managers: [ClockJump: LiveUserManager] = [:], users: [ClockJump: TestUser] = [:]
         defer {
             managers.removeAll()
@@ -164,12 +164,12 @@ struct SystemdClockJumpTests {
 struct DaemonClockJumpTests {
     /// `notif daemon` in each zone (no `TZ`): it arms the first moment after a gap, wakes on the
     /// zone change it watches, and re-arms for tomorrow after the first 09:00.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(.minutes(10)))
     func theDaemonWakesDeliverOnceAfterEachJump() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let display = try VirtualDisplay()
-        let change = JumpSetup.moment(in: 110)
+        let change = JumpSetup.moment(in: 240)
         var setups: [ClockJump: JumpSetup] = [:], users: [ClockJump: TestUser] = [:]
         var sessions: [ClockJump: DesktopSession] = [:], systems: [ClockJump: ZonedSystem] = [:], daemons: [ClockJump: DaemonProcess] = [:]
         defer {
