@@ -5,7 +5,15 @@ import Synchronization
 
 /// The notif binary `swift build` made, next to this test bundle.
 enum NotifBinary {
+    /// The debug binary the tests run: the build's, or its copy where only root can write when
+    /// the checkout is somewhere notif rightly schedules nothing from (under /tmp, say).
     static let path: String = {
+        guard TrustedPath.problem(built) != nil else { return built }
+        do { return try trustedCopy(of: built, as: "debug") } catch { fatalError("\(error)") }
+    }()
+
+    /// Where `swift build` put the debug binary, next to this test bundle.
+    static let built: String = {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = bundle.deletingLastPathComponent()
         if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
@@ -20,7 +28,7 @@ enum NotifBinary {
     /// what the end-to-end tests of real schedulers run. It must not be older than the debug
     /// build next to this test bundle (a stale one would test old code).
     static func release() throws -> String {
-        let debug = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let debug = URL(fileURLWithPath: built).resolvingSymlinksInPath()
         let release = debug.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("release/notif").path
         let modified = { (p: String) in (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? nil }
         guard FileManager.default.isExecutableFile(atPath: release), let built = modified(release), let tested = modified(debug.path) else {
@@ -29,24 +37,24 @@ enum NotifBinary {
         guard built >= tested.addingTimeInterval(-5) else {
             throw E2EFailure("\(release) is older than the debug build next to the tests: run `make release` first")
         }
-        return TrustedPath.problem(release) == nil ? release : try trustedCopy(of: release)
+        return TrustedPath.problem(release) == nil ? release : try trustedCopy(of: release, as: "release")
     }
 
-    /// The release binary copied once, for this test process, to where only root can write: a
+    /// A binary copied once per kind, for this test process, to where only root can write: a
     /// checkout under /tmp (say) is a place notif rightly schedules nothing from.
-    private static func trustedCopy(of release: String) throws -> String {
-        try copyLock.withLock { copied in
-            if let copied { return copied }
-            let dir = Sandbox.base + "/release-" + UUID().uuidString.prefix(8).lowercased()
+    private static func trustedCopy(of binary: String, as kind: String) throws -> String {
+        try copies.withLock { copied in
+            if let made = copied[kind] { return made }
+            let dir = Sandbox.base + "/" + kind + "-" + UUID().uuidString.prefix(8).lowercased()
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             chmod(dir, 0o755)
-            let result = try run(["cp", "-p", release, dir + "/notif"], environment: ["PATH": "/usr/bin:/bin"])
+            let result = try run(["cp", "-p", binary, dir + "/notif"], environment: ["PATH": "/usr/bin:/bin"])
             guard result.status == 0 else { throw E2EFailure("cp notif: \(result)") }
-            copied = dir + "/notif"
+            copied[kind] = dir + "/notif"
             return dir + "/notif"
         }
     }
-    private static let copyLock = Mutex<String?>(nil)
+    private static let copies = Mutex<[String: String]>([:])
 
     /// A copy of the release binary, like `publicCopy`.
     static func releaseCopy(in sandbox: Sandbox, directory: String = "rel bin 100%") throws -> String {
