@@ -62,9 +62,9 @@ import TestSupport
         try FileIO.makeDirectory(paths.stateDirectory)
         let sleeper = try #require(EventSleeper(places: { DaemonWatches.places(paths: paths, tz: "UTC") }))
         let entries = EmbeddedScheduler(paths: paths, owner: testOwner).directory
+        #expect(sleeper.watched.contains(WatchedPlace(directory: paths.stateDirectory, names: .only(["embedded"]))))
         let made = nap(sleeper, until: now().adding(seconds: 30)) { mkdir(entries, 0o700) }
         #expect(made.end == .changed && made.seconds < 5, "\(made)")
-        #expect(sleeper.watched.contains(WatchedPlace(directory: paths.stateDirectory, names: .only(["embedded"]))))
         let written = nap(sleeper, until: now().adding(seconds: 30)) {
             _ = FileManager.default.createFile(atPath: entries + "/tips-and-updates", contents: Data("reminder=tips-and-updates\n".utf8))
         }
@@ -93,6 +93,38 @@ import TestSupport
             _ = rename(link + ".new", link)
         }
         #expect(relinked.end == .changed && relinked.seconds < 5, "\(relinked)")
+    }
+
+    /// A change made while the caller looks (before the first nap, or between two) ends the next
+    /// nap at once: the places are watched from the start and again as each nap ends, a file
+    /// replaced meanwhile included.
+    @Test(.timeLimit(.minutes(5)))
+    func aChangeMadeBetweenNapsEndsTheNextOne() throws {
+        let scratch = Scratch()
+        let paths = scratch.paths
+        try FileIO.makeDirectory(paths.configDirectory)
+        let link = scratch.path + "/localtime"
+        _ = symlink("/usr/share/zoneinfo/UTC", link)
+        let sleeper = try #require(EventSleeper(places: { DaemonWatches.places(paths: paths, tz: "UTC") + [WatchedPlace(file: link)] }))
+        func napped() -> (end: NapEnd, seconds: Double) {
+            let start = Date()
+            return (sleeper.nap(until: now().adding(seconds: 30)), Date().timeIntervalSince(start))
+        }
+        @Sendable func relink(to zone: String) {
+            _ = symlink("/usr/share/zoneinfo/" + zone, link + ".new")
+            _ = rename(link + ".new", link)
+        }
+        // Made and looked at; settings.json renamed into place before the first nap.
+        _ = FileManager.default.createFile(atPath: paths.configDirectory + "/.edit", contents: Data("{}".utf8))
+        _ = rename(paths.configDirectory + "/.edit", paths.settingsFile)
+        let first = napped()
+        #expect(first.end == .changed && first.seconds < 5, "a write before the first nap was lost: \(first)")
+        // The link replaced, which ends a nap; replaced again while the caller looks.
+        let replaced = nap(sleeper, until: now().adding(seconds: 30)) { relink(to: "Asia/Tokyo") }
+        #expect(replaced.end == .changed && replaced.seconds < 5, "\(replaced)")
+        relink(to: "Europe/Paris")
+        let again = napped()
+        #expect(again.end == .changed && again.seconds < 5, "the replaced link was not watched again before the next look: \(again)")
     }
 
     /// Setting the clock (to the time it already says: the machine's time does not move) cancels

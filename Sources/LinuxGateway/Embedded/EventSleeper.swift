@@ -7,7 +7,8 @@ import SharedLogic
 /// - a timerfd on the real-time clock, armed with the absolute wake time and cancelled when the
 ///   clock is set or the machine resumes (`TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`);
 /// - inotify on the places `DaemonWatches` names (zone, settings, schedule; settings.json only
-///   once a write to it is finished);
+///   once a write to it is finished), watched from the moment this is made and again as each
+///   nap ends, so a change made while the caller looks (between two naps) still ends the next;
 /// - a signalfd for SIGTERM and SIGINT (stop) and SIGHUP (wake), blocked from the moment this
 ///   is made, so a signal sent right after start or during a delivery is not lost.
 public final class EventSleeper: DaemonSleeper {
@@ -18,6 +19,8 @@ public final class EventSleeper: DaemonSleeper {
     /// The places watched now, by watch descriptor (places in one directory share one watch).
     private var watches: [Int32: [WatchedPlace]] = [:]
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// A notice that mattered came while no nap was on (read before its watch was replaced).
+    private var changedMeanwhile = false
 
     static let directoryEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
                                         | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
@@ -34,6 +37,7 @@ public final class EventSleeper: DaemonSleeper {
             for fd in [signals, timer, notices] where fd >= 0 { close(fd) }
             return nil
         }
+        refreshWatches()
     }
 
     deinit {
@@ -48,7 +52,14 @@ public final class EventSleeper: DaemonSleeper {
     /// `nap(until:)`, ending as `.changed` too when one of `extra` (a D-Bus connection, say) has
     /// something to read.
     public func nap(until wake: Instant?, alsoReadable extra: [Int32]) -> NapEnd {
+        // Places the last look made (a socket, a recorded session) join; a file replaced while
+        // this slept is watched again before the caller looks.
         refreshWatches()
+        defer { refreshWatches() }
+        if changedMeanwhile {
+            changedMeanwhile = false
+            return .changed
+        }
         // A time before the epoch cannot be armed; such a wake is due at once anyway.
         _ = notif_realtime_timer_arm(timer, wake.map { max(1, $0.seconds) } ?? -1)
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
@@ -85,6 +96,8 @@ public final class EventSleeper: DaemonSleeper {
     /// Adds a watch for every place wanted now (the same directory again is the same watch; a
     /// replaced file gets a new one) and drops the others.
     private func refreshWatches() {
+        // Notices already queued are read with the watches they came on, before any is dropped.
+        if readNotices() { changedMeanwhile = true }
         var current: [Int32: [WatchedPlace]] = [:]
         for place in places() {
             let mask = place.names == nil ? Self.fileEvents : Self.directoryEvents
