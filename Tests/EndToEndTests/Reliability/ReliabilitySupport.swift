@@ -164,8 +164,20 @@ extension Sandbox {
 func deleteUser(_ user: TestUser) {
     precondition(user.name.hasPrefix("notif-t"))
     _ = try? run(["crontab", "-r", "-u", user.name], environment: ["PATH": "/usr/bin:/bin"])
+    endProcesses(of: user.name)
     _ = try? run(["flock", "/tmp/notif-tests-useradd.lock", "userdel", "-r", user.name],
                  environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+}
+
+/// Ends every process of the throwaway user `name` (a reminder's waiter still waiting for a
+/// service, say): userdel refuses a user with one, and the next test of that name would find it.
+func endProcesses(of name: String) {
+    precondition(name.hasPrefix("notif-t"))
+    let env = ["PATH": "/usr/bin:/bin"]
+    _ = waitUntil(10) {
+        _ = try? run(["pkill", "-KILL", "-u", name], environment: env)
+        return (try? run(["pgrep", "-u", name], environment: env))?.status == 1
+    }
 }
 
 /// `argv` for the test helpers, which start programs through `env`: env would take a program

@@ -11,7 +11,10 @@ struct TestUser {
     static func make(_ name: String) throws -> TestUser {
         precondition(name.hasPrefix("notif-t") && name.count <= 32)
         let env = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        if try EndToEndTests.run(["id", "-u", name], environment: env).status != 0 {
+        if try EndToEndTests.run(["id", "-u", name], environment: env).status == 0 {
+            // Left by a run that stopped early: nothing of it may still run.
+            endProcesses(of: name)
+        } else {
             // Tests run in parallel and useradd refuses while another holds /etc/passwd: take
             // turns through flock, and try again a few times.
             var made = RunResult(status: -1, stdout: "", stderr: "")
