@@ -44,6 +44,23 @@ import SharedLogic
         #expect(planner.nextDue == at("2026-12-01T09:00:00-05:00"))
     }
 
+    /// The trial's case: the daemon runs without TZ, and `TZ=... notif apply` writes the entry
+    /// again with a zone; it was still armed at 09:00 in the daemon's zone, and 09:00 in the
+    /// entry's zone came and went without a word.
+    @Test func anEntryWrittenAgainInAnotherZoneIsCaughtUpAndArmedThere() {
+        var planner = DaemonPlanner()
+        let utc = systemZone("UTC"), kolkata = systemZone("Asia/Kolkata")
+        _ = planner.wake(now: at("2026-12-01T03:00:00Z"), zone: utc, entries: tips)
+        #expect(planner.nextWake(now: at("2026-12-01T03:00:00Z")) == at("2026-12-01T09:00:00Z"))
+        var inKolkata = tips
+        inKolkata[0].zone = "Asia/Kolkata"
+        #expect(planner.wake(now: at("2026-12-01T03:01:00Z"), zone: utc, entries: inKolkata, zoneOf: { $0.zone == nil ? nil : kolkata })
+            == [.init(id: "tips-and-updates", kind: .catchUp, reason: .zoneChange)])
+        #expect(planner.nextWake(now: at("2026-12-01T03:01:00Z")) == at("2026-12-01T09:00:00+05:30"))
+        #expect(planner.wake(now: at("2026-12-01T09:00:00+05:30"), zone: utc, entries: inKolkata, zoneOf: { $0.zone == nil ? nil : kolkata })
+            == [.init(id: "tips-and-updates", kind: .scheduled, reason: .due)])
+    }
+
     @Test func aNewEntryIsArmedWithoutACatchUpAndARemovedOneIsForgotten() {
         var planner = DaemonPlanner()
         _ = planner.wake(now: at("2026-12-01T12:00:00+01:00"), zone: berlin, entries: [])

@@ -9,7 +9,9 @@ import SharedLogic
 ///   next time.
 /// - Otherwise an entry whose armed time has come is delivered as scheduled and re-armed. (A
 ///   wake much later than planned is a jump, handled above.)
-/// - A new or changed entry is armed for its next time without a catch-up, like a new cron line.
+/// - A new entry, or one whose time changed, is armed for its next time without a catch-up, like
+///   a new cron line; one whose zone changed (written again with another `TZ`) is caught up and
+///   armed in its new zone, as at a zone change.
 /// - The next wake is the earliest armed time and nothing else: the daemon's sleeper ends a nap
 ///   early when the clock is set, the machine resumes, or the zone, settings or entries change.
 public struct DaemonPlanner: Sendable {
@@ -27,7 +29,7 @@ public struct DaemonPlanner: Sendable {
         public var reason: Reason
     }
 
-    private var armed: [String: (entry: EmbeddedEntry, due: Instant)] = [:]
+    private var armed: [String: (entry: EmbeddedEntry, zone: ZoneRules, due: Instant)] = [:]
     private var zone: ZoneRules?
     private var lastSeen: Instant?
     private var expectedWake: Instant?
@@ -61,13 +63,18 @@ public struct DaemonPlanner: Sendable {
         let current = Set(entries.map(\.id))
         for id in armed.keys where !current.contains(id) { armed[id] = nil }
         for entry in entries.sorted(by: { $0.id < $1.id }) {
+            let entryZone = zoneOf(entry) ?? zone
             if let sweep {
                 attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: sweep))
             } else if let old = armed[entry.id], old.entry.time == entry.time, old.entry.weekday == entry.weekday {
-                guard now >= old.due else { continue }
-                attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
+                if old.zone != entryZone {
+                    attempts.append(Attempt(id: entry.id, kind: .catchUp, reason: .zoneChange))
+                } else {
+                    guard now >= old.due else { continue }
+                    attempts.append(Attempt(id: entry.id, kind: .scheduled, reason: .due))
+                }
             }
-            armed[entry.id] = (entry, ReminderClock.nextFire(of: entry.time, recurrence: entry.recurrence, after: now, in: zoneOf(entry) ?? zone))
+            armed[entry.id] = (entry, entryZone, ReminderClock.nextFire(of: entry.time, recurrence: entry.recurrence, after: now, in: entryZone))
         }
         knownEntries = entries
         nextDue = armed.values.map(\.due).min()
