@@ -80,6 +80,22 @@ struct DaemonFixture {
         #expect(try entries.entries().isEmpty)
     }
 
+    /// The trial's case: settings.json has a mistake at 09:00 (that run cannot read it), and is
+    /// mended at 09:10: the reminder is shown then, once, and not again that day.
+    @Test func aSettingsFileMendedAfterNineStillBringsThatDaysReminder() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:50:00+01:00")
+        let path = daemon.fixture.service.context.store.settingsPath
+        let good = try #require(FileManager.default.contents(atPath: path))
+        daemon.run(until: "2026-12-01T12:00:00+01:00", events: [
+            ("2026-12-01T08:59:00+01:00", { try? "{\"tipsAndUpdates\": true,}".write(toFile: path, atomically: false, encoding: .utf8) }),
+            ("2026-12-01T09:10:00+01:00", { try? good.write(to: URL(fileURLWithPath: path)) }),
+            ("2026-12-01T10:00:00+01:00", { try? good.write(to: URL(fileURLWithPath: path)) }),
+        ])
+        let log = try daemon.fixture.service.context.deliveryLog.newest(100).reversed().map { "\($0.time) \($0.outcome.rawValue)" }
+        #expect(log == ["2026-12-01T09:00:00+01:00 failed", "2026-12-01T09:10:00+01:00 delivered"], "\(log)")
+        #expect(daemon.notifications == 1)
+    }
+
     /// An entry written with TZ set keeps that zone: a daemon started in another zone (at a
     /// login without that TZ, say) still shows the reminder at 09:00 in the entry's zone.
     @Test func anEntryWrittenWithTZFiresAtNineInThatZone() throws {

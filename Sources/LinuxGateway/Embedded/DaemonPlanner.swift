@@ -20,6 +20,8 @@ public struct DaemonPlanner: Sendable {
     /// Why a delivery is attempted.
     public enum Reason: String, Sendable {
         case start, clockJump = "clock jump", zoneChange = "zone change", due
+        /// settings.json changed (`notif daemon` asks for this one itself).
+        case settingsChange = "settings change"
     }
 
     /// One attempt to make.

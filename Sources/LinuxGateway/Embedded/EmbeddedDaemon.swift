@@ -63,13 +63,21 @@ public final class EmbeddedDaemon {
         // The zone watch is a run that mends, as `notif deliver` is: a changed zone reconciles.
         if let lastZone, lastZone != context.zone { settingsStamp = nil }
         lastZone = context.zone
-        reconcileIfSettingsChanged()
+        let settingsRead = reconcileIfSettingsChanged()
         let now = context.clock.now()
         let current = entries()
         // An entry written with TZ set is in that zone, whatever TZ the daemon was started with.
         var zones: [String: ZoneRules] = [:]
         for zone in Set(current.compactMap(\.zone)) { zones[zone] = SystemTimeZone.current(environment: zone) }
-        for attempt in planner.wake(now: now, zone: context.zone, entries: current, zoneOf: { $0.zone.flatMap { zones[$0] } }) {
+        var attempts = planner.wake(now: now, zone: context.zone, entries: current, zoneOf: { $0.zone.flatMap { zones[$0] } })
+        // Settings changed and read (a file that could not be read at 09:00 mended, say): a
+        // reminder due today and not shown yet is shown now, as any catch-up decides.
+        if settingsRead {
+            for entry in current where !attempts.contains(where: { $0.id == entry.id }) {
+                attempts.append(.init(id: entry.id, kind: .catchUp, reason: .settingsChange))
+            }
+        }
+        for attempt in attempts {
             guard let reminder = LocalReminders.reminder(id: attempt.id) else {
                 log("the built-in schedule has an entry for unknown reminder \(attempt.id); `notif apply` removes it")
                 continue
@@ -103,9 +111,10 @@ public final class EmbeddedDaemon {
     /// The first wake counts as a change. A file that does not parse, or is not there, is read
     /// again once it has been quiet for a moment (it may still be being written); if it stays
     /// so, the schedule is kept as it is and the log says why, once.
-    private func reconcileIfSettingsChanged() {
+    /// Whether the settings changed and were read.
+    private func reconcileIfSettingsChanged() -> Bool {
         let stamp = try? FileStatus.of(settingsFile)
-        if let known = settingsStamp, known == stamp { return }
+        if let known = settingsStamp, known == stamp { return false }
         settingsStamp = .some(stamp)
         // A daemon started without the TZ the entries were written with (at a login, say) keeps
         // their zone: it reconciles as the run that wrote them would.
@@ -116,7 +125,7 @@ public final class EmbeddedDaemon {
             reconciling.zone = SystemTimeZone.current(environment: zone)
         }
         let service = ReminderService(context: reconciling)
-        guard service.recordedScheduler() == .embedded else { return }
+        guard service.recordedScheduler() == .embedded else { return false }
         let problem: String
         do {
             if try reconciling.store.loadSettled(quiet: settlingTime).fileExisted {
@@ -125,14 +134,15 @@ public final class EmbeddedDaemon {
                 for outcome in report.outcomes where outcome.result != .unchanged {
                     log("settings changed: \(outcome.id) \(outcome.result.summary(for: outcome.id))")
                 }
-                return
+                return true
             }
             problem = "\(context.paths.settingsFile) is not there"
         } catch {
             problem = error.description
         }
-        guard problem != settingsProblemSaid else { return }
+        guard problem != settingsProblemSaid else { return false }
         settingsProblemSaid = problem
         log("settings not used: \(problem); the built-in schedule is kept as it is")
+        return false
     }
 }
