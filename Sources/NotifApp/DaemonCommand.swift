@@ -78,6 +78,12 @@ extension Commands {
             return .failure
         }
         defer { lock.release() }
+        // Read with the lock held (by `status`): the zone entries written without TZ fire in.
+        do {
+            try context.state.write(StateFiles.daemonZoneFile, tz ?? "")
+        } catch {
+            output.error("notif daemon: cannot record its zone for `notif status`: \(error)")
+        }
         // Watched for edits: the directory must be there (it is notif's own, 0700).
         try? FileIO.makeDirectory(context.paths.configDirectory)
         output.line("notif daemon: running (pid \(getpid())); SIGTERM or Ctrl-C stops it")

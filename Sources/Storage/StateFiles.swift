@@ -12,6 +12,9 @@ public struct StateFiles: Sendable {
     public static let schedulerFile = "scheduler"
     public static let sessionFile = "session.env"
     public static let deliveredFile = "delivered.json"
+    /// The `TZ` the running `notif daemon` was started with (empty: none, the system zone), so
+    /// `status` knows when its entries written without a zone fire.
+    public static let daemonZoneFile = "daemon-zone"
 
     /// The text of a state file, or nil when it does not exist.
     public func read(_ name: String) throws(FileError) -> String? {

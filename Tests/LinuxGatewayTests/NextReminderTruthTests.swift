@@ -39,6 +39,27 @@ import Testing
         #expect(!after.warnings.contains { $0.contains("brings them together") })
     }
 
+    /// The trial's case: the daemon runs with TZ=Asia/Kolkata (it records it), the entry was
+    /// written without TZ: it fires at 09:00 in Kolkata, which `status` run without TZ says,
+    /// with no false alarm when run with the daemon's TZ.
+    @Test func aBuiltInEntryWithoutTZFiresInTheRunningDaemonsZone() throws {
+        var fixture = ServiceFixture(now: "2026-12-01T06:00:00+00:00")
+        fixture.scheduler = .embedded
+        fixture.zone = .utc
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
+        try on(fixture)
+        #expect(try fixture.service.apply().succeeded)
+        try fixture.service.context.state.write(StateFiles.daemonZoneFile, "Asia/Kolkata")
+        #expect(iso(fixture.service.status().nextReminder) == "2026-12-02T03:30:00+00:00", "09:00 in the daemon's Kolkata")
+        fixture.zone = systemZone("Asia/Kolkata")
+        fixture.environment["TZ"] = "Asia/Kolkata"
+        let status = fixture.service.status()
+        #expect(iso(status.nextReminder) == "2026-12-02T03:30:00+00:00" && status.wantedReminder == nil, "\(status.warnings)")
+        // A daemon that has stopped says nothing of its zone.
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: false)
+        #expect(iso(fixture.service.status().nextReminder) != "2026-12-02T03:30:00+00:00")
+    }
+
     /// cron lines written for a user in Berlin (on a UTC machine): their command carries
     /// TZ=Europe/Berlin, so the run that shows the reminder is 09:00 in Berlin, whatever zone
     /// `status` is run in.

@@ -124,7 +124,9 @@ extension ReminderService {
                     var entry = gateway.entry(id, installed: text, userZone: context.zone)
                     entry.programRunnable = entry.program.map(context.isExecutable) ?? true
                     entry.current = wanted[id] == text
-                    if !entry.current { entry.showing = showing(of: entry, lastDelivered: delivered[id]) }
+                    // A built-in entry without a zone fires in the running daemon's: maybe not this run's.
+                    let inDaemonsZone = kind == .embedded && entry.zoneVariable == nil && runningDaemonZone() != nil
+                    if !entry.current || inDaemonsZone { entry.showing = showing(of: entry, lastDelivered: delivered[id]) }
                     typed[id] = entry
                 }
                 entries = typed
@@ -170,25 +172,34 @@ extension ReminderService {
 
     /// When an entry that is not what `apply` writes now really shows its reminder: its
     /// scheduler's runs, in the zone the entry gives `notif deliver` (its `TZ`, else the
-    /// scheduler's: the system zone for cron and for the built-in daemon, which is taken to run
-    /// without `TZ` as a login starts it; the user manager's for systemd).
+    /// scheduler's: the system zone for cron; the running built-in daemon's `TZ`, else the system
+    /// zone; the user manager's for systemd).
     func showing(of entry: InstalledEntry, lastDelivered: CivilDate?) -> EntryShowing {
         guard let firing = entry.firing, let reminder = reminders.first(where: { $0.id == entry.id }) else { return .asWanted }
         let system = context.systemZone, zoneInfo = context.lookup("TZDIR")
+        // A built-in entry without a zone is in the running daemon's.
+        let unnamed: String? = if case .embedded = firing.schedule { runningDaemonZone() } else { nil }
         // By name as `TZ` gives it, the way `notif deliver` finds it (glibc's rules).
         func zone(_ name: String?) -> ZoneRules? {
-            guard let name, name != system.name else { return system }
+            guard let name = name ?? unnamed, name != system.name else { return system }
             return SystemTimeZone.current(environment: name, zoneInfoDirectory: zoneInfo)
         }
         let own: String?
         switch firing.schedule {
         case .cron(_, let systemZone, _, _): own = systemZone
         case .systemd(_, let managerZone): own = managerZone
-        case .embedded(_, _, let named): own = named
+        case .embedded(_, _, let named): own = named ?? unnamed
         }
         guard let deliveryZone = zone(entry.zoneVariable ?? own) else { return .never }
         return EntryShowing.of(reminder, firing: firing, deliveryZone: deliveryZone, zone: zone, after: context.clock.now(),
                                lastDelivered: lastDelivered)
+    }
+
+    /// The `TZ` the running `notif daemon` started with, as it recorded it; nil when none runs,
+    /// or it runs without one (then the system zone).
+    func runningDaemonZone() -> String? {
+        guard context.probe().embeddedDaemonRunning, let text = try? context.state.read(StateFiles.daemonZoneFile), !text.isEmpty else { return nil }
+        return text
     }
 
     /// Each reminder's next firing time in the zone notif shows, whatever the settings: the next

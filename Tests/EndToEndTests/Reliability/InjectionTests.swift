@@ -457,7 +457,7 @@ struct ReliabilityCronInjectionTests {
         // Entries and the scheduler record carry the configuration's tag (`scheduler-TAG`,
         // `embedded/tips-and-updates.TAG`, `notif-tips-and-updates-TAG.timer`): names are prefixes.
         let expectedFiles = ["settings.json", ".settings.lock", "deliveries.jsonl", "delivered.json", "entry-since.json", "session.env", "scheduler*",
-                             "apply.lock", "deliver.lock", "crontab.lock", "daemon.lock", "auth-token", "device-token",
+                             "apply.lock", "deliver.lock", "crontab.lock", "daemon.lock", "daemon-zone", "auth-token", "device-token",
                              "registration.json", "history-cache.json", "embedded/tips-and-updates.*", "notif-tips-and-updates-*.timer",
                              "notif-tips-and-updates-*.service", "notif-daemon.desktop", "systemd/user", ".config", ".local/state"]
         for name in expectedFiles {
