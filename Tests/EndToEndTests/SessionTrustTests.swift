@@ -44,15 +44,17 @@ import TestSupport
         let service = try FakeNotificationService(config: ["invoke": "settings", "invoke_after": 0.2], user: a, bus: bus.address)
         let display = try XServer(a)
         let sandbox = Sandbox()
+        let program = try NotifBinary.releaseCopy(in: sandbox, directory: "bin")
         let launches = try Launches(sandbox)
-        let theirs = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": display.display, "PATH": launches.fakes.path,
-                      "TZ": ZoneShift.whereItIs(9, 5)]
-        #expect(try sandbox.notif(["permission", "grant"], theirs).status == 0)
-        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], theirs).status == 0)
+        let theirs = sandbox.environment(["DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": display.display, "PATH": launches.fakes.path,
+                                          "TZ": ZoneShift.whereItIs(9, 5)])
+        let notif = { (args: [String]) in try run([program] + args, environment: theirs) }
+        #expect(try notif(["permission", "grant"]).status == 0)
+        #expect(try notif(["set", "tips-and-updates", "on"]).status == 0)
         let session = sandbox.read(sandbox.stateDir + "/session.env") ?? ""
         #expect(!session.contains(bus.address) && !session.contains(display.display), "root recorded A's session: \(session)")
         try sandbox.entriesFromYesterday()
-        let deliver = try sandbox.notif(["deliver", "tips-and-updates"], theirs)
+        let deliver = try notif(["deliver", "tips-and-updates"])
         #expect(deliver.stdout.contains("this session: its bus \(bus.address) is not used: "), "\(deliver)")
         #expect(service.notifications().isEmpty, "root's reminder went to A's bus: \(service.notifications())")
         #expect(launches.terminal == nil, "root's terminal opened on A's display")
