@@ -26,6 +26,12 @@ enum UnixSocket {
         }
         // A Unix socket connects at once, or says EAGAIN when its queue is full (still served).
         guard connected == 0 || errno == EAGAIN || errno == EINPROGRESS else { return nil }
+        return peer(of: fd)
+    }
+
+    /// The pid and uid of the process at the other end of the connected socket `fd`, from the
+    /// kernel (`SO_PEERCRED`: who listened on it); nil when the kernel does not say.
+    static func peer(of fd: Int32) -> (pid: pid_t, uid: uid_t)? {
         var credentials = (pid: Int32(0), uid: UInt32(0), gid: UInt32(0))
         var size = socklen_t(MemoryLayout.size(ofValue: credentials))
         let peerCredentials: Int32 = 17   // SO_PEERCRED

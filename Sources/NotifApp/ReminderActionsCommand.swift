@@ -116,22 +116,28 @@ extension Commands {
     }
 
     /// notif's page in a terminal: `x-terminal-emulator -e notif`, else the desktop entry through
-    /// `gio launch`. The display comes from the recorded session when this process has none, and
-    /// only when this user serves it (`DisplayPeer`).
+    /// `gio launch`. Its bus and display come from this process's environment, else from the
+    /// recorded session, and each only when it passes the rule for session variables
+    /// (`SessionEnvironment.problem`: this user serves it); a refused one is unset for the terminal.
     private func openSettings(_ reminder: LocalReminder, icon: String) {
         var environment: [String: String?] = [:]
         var refused: [String] = []
-        if context.lookup("DISPLAY") == nil && context.lookup("WAYLAND_DISPLAY") == nil,
-           let text = try? context.state.read(StateFiles.sessionFile) {
+        let lookup = context.lookup
+        for name in SessionEnvironment.names {
+            guard let value = lookup(name), !value.isEmpty, let problem = SessionEnvironment.problem(name, value, lookup: lookup) else { continue }
+            environment[name] = .some(nil)
+            refused.append("this session's \(name)=\(value) is not used: \(problem)")
+        }
+        func has(_ name: String) -> Bool { (environment[name] ?? context.lookup(name)).map { !$0.isEmpty } ?? false }
+        if !has("DISPLAY") && !has("WAYLAND_DISPLAY"), let text = try? context.state.read(StateFiles.sessionFile) {
             for (name, value) in SessionEnvironment(parsing: text).values.sorted(by: { $0.key < $1.key }) where name != "DBUS_SESSION_BUS_ADDRESS" {
-                if let problem = DisplayPeer.problem(name, value, runtimeDirectory: context.lookup("XDG_RUNTIME_DIR"), uid: geteuid()) {
+                if let problem = SessionEnvironment.problem(name, value, lookup: lookup) {
                     refused.append("the recorded \(name)=\(value) is not used: \(problem)")
                 } else {
                     environment[name] = value
                 }
             }
         }
-        func has(_ name: String) -> Bool { (environment[name] ?? context.lookup(name)).map { !$0.isEmpty } ?? false }
         // With no display, a terminal cannot open, and `gio launch` exits 0 having opened nothing.
         guard has("DISPLAY") || has("WAYLAND_DISPLAY") else {
             let why = refused.isEmpty

@@ -136,13 +136,14 @@ import TestSupport
         // gio as it is asked: what it was told to launch, then the entry's command as gio would run it.
         try fakes.add("gio", "printf '%s\\n' \"$@\" > '\(record)/gio'; exec sh -c \"$(sed -n 's/^Exec=//p' \"$2\")\"")
         let service = try FakeNotificationService(config: ["invoke": "settings", "invoke_after": 0.2], user: a)
-        let env = ["DBUS_SESSION_BUS_ADDRESS": service.busAddress, "DISPLAY": ":98", "PATH": fakes.path, "XDG_DATA_DIRS": "/nonexistent",
+        let display = try XServer(a)
+        let env = ["DBUS_SESSION_BUS_ADDRESS": service.busAddress, "DISPLAY": display.display, "PATH": fakes.path, "XDG_DATA_DIRS": "/nonexistent",
                    "TZ": ZoneShift.whereItIs(9, 5)]
         try a.reminderDueToday(trusted, env)
         let waiter = [program, DetachedActionWaiterName.command, "tips-and-updates", "--show-within", "5000", "--wait-at-most", "20"]
         #expect(try a.run(waiter, env).stdout.hasPrefix("shown "))
         #expect(waitUntil(10) { service.notifications().count == 2 }, "no word that Settings could not open: \(service.notifications())")
-        #expect(service.notifications().first?["icon"] as? String == "notif", "B's icon was shown: \(service.notifications())")
+        #expect(service.notifications().first?["icon"] as? String == "", "B's icon was shown: \(service.notifications())")
         #expect(!FileManager.default.fileExists(atPath: pwned), "B's command ran as A")
         #expect(!FileManager.default.fileExists(atPath: record + "/gio"), "gio launched \(String(describing: try? String(contentsOfFile: record + "/gio", encoding: .utf8)))")
         #expect((service.notifications().last?["body"] as? String)?.contains("no notif.desktop is installed") == true, "\(service.notifications())")
@@ -154,36 +155,6 @@ import TestSupport
         #expect(try a.run(waiter, env).stdout.hasPrefix("shown "))
         #expect(waitUntil(10) { (try? String(contentsOfFile: record + "/gio", encoding: .utf8)) == "launch\n\(mine)\n" },
                 "\(String(describing: try? String(contentsOfFile: record + "/gio", encoding: .utf8)))")
-    }
-
-    /// An X server run by `user` on a free display, which it chose (`-displayfd`).
-    final class UsersDisplay {
-        let display: String
-        private let process: Process
-        init(_ user: TestUser) throws {
-            let ready = Pipe()
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user.name, "--", "/bin/sh", "-c", "exec /usr/bin/Xvfb -displayfd 3 -ac -screen 0 320x240x24 3>&1 >/dev/null 2>&1"]
-            process.standardOutput = ready
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let fd = ready.fileHandleForReading.fileDescriptor
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            var text = ""
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let started = waitUntil(10) {
-                let n = read(fd, &buffer, buffer.count)
-                if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) }
-                return text.contains("\n")
-            }
-            guard started, let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw E2EFailure("Xvfb as \(user.name): \(text)") }
-            display = ":\(number)"
-        }
-        deinit {
-            _ = try? run(["pkill", "-KILL", "-f", "Xvfb -displayfd 3 -ac -screen 0 320x240x24"], environment: ["PATH": "/usr/bin:/bin"])
-            process.waitUntilExit()
-        }
     }
 
     /// Finding 5: session.env held `DISPLAY=:577` from an earlier session; B started an X server
@@ -212,13 +183,13 @@ import TestSupport
             _ = waitUntil(10) { FileManager.default.fileExists(atPath: record + "/terminal") || service.notifications().count == before + 2 }
             return try? String(contentsOfFile: record + "/terminal", encoding: .utf8)
         }
-        let theirs = try UsersDisplay(b)
+        let theirs = try XServer(b)
         #expect(try press(recorded: theirs.display) == nil, "A's terminal opened on B's display")
         #expect((service.notifications().last?["body"] as? String)?.contains("the recorded DISPLAY=\(theirs.display) is not used: it is served by another user (uid \(b.uid))") == true,
                 "\(service.notifications())")
         #expect(try press(recorded: "localhost" + theirs.display) == nil, "a display over the network was taken from the record")
-        #expect((service.notifications().last?["body"] as? String)?.contains("one over the network is never taken from a record") == true, "\(service.notifications())")
-        let mine = try UsersDisplay(a)
+        #expect((service.notifications().last?["body"] as? String)?.contains("notif never uses one over the network") == true, "\(service.notifications())")
+        let mine = try XServer(a)
         #expect(try press(recorded: mine.display) == "DISPLAY=\(mine.display)\n", "A's own display was not used")
         withExtendedLifetime(theirs) {}
     }

@@ -198,7 +198,7 @@ struct WaitingDeliveryTests {
         #expect(await poll(for: 40) { DeliveryLine.all(of: sandbox).count == 2 }, "\(DeliveryLine.all(of: sandbox))")
         let missed = try #require(DeliveryLine.all(of: sandbox).last)
         #expect(missed.outcome == "missed" && missed.text.contains("\"day\":\"\(day)\""), "\(missed)")
-        #expect(missed.detail.hasPrefix("no notification service from 23:59 until the day ended (this session: cannot connect to "), "\(missed)")
+        #expect(missed.detail.hasPrefix("no notification service from 23:59 until the day ended (this session: its bus "), "\(missed)")
         #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
         let status = try sandbox.notif(["status"], env)
         #expect(status.stdout.contains("Last delivery:      none yet") && status.stdout.contains("Last attempt:") && status.stdout.contains("missed: "), "\(status)")

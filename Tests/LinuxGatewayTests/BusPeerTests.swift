@@ -14,6 +14,13 @@ import Testing
         #expect(BusPeer.problem(with: "tcp:host=localhost,port=1", uid: getuid()) == "not a local socket")
     }
 
+    @Test func theGuidIsTheOneOfTheSocketsEntry() {
+        #expect(BusPeer.guid(of: "unix:path=/tmp/dbus-x,guid=0123abcd") == "0123abcd")
+        #expect(BusPeer.guid(of: "unix:guid=77,abstract=/tmp/dbus-x") == "77")
+        #expect(BusPeer.guid(of: "tcp:host=h,port=1,guid=55;unix:path=/a") == nil)
+        #expect(BusPeer.guid(of: "unix:path=/run/user/5/bus") == nil)
+    }
+
     /// A listening socket made by this process, at `path` (or in the abstract namespace).
     func listen(_ name: String, abstract: Bool = false) -> Int32 {
         // Close-on-exec: a program another test starts meanwhile would otherwise inherit the socket

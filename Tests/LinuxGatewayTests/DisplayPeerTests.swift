@@ -20,7 +20,7 @@ import Testing
         #expect(problem("DISPLAY", ":5", ["/tmp/.X11-unix/X5": 0]) == nil, "root's X server")
         #expect(problem("DISPLAY", ":5", ["@/tmp/.X11-unix/X5": 1001, "/tmp/.X11-unix/X5": 1000]) == "it is served by another user (uid 1001)",
                 "an X client tries the abstract name first")
-        #expect(problem("DISPLAY", "localhost:5", ["/tmp/.X11-unix/X5": 1000])?.contains("over the network is never taken from a record") == true)
+        #expect(problem("DISPLAY", "localhost:5", ["/tmp/.X11-unix/X5": 1000])?.contains("notif never uses one over the network") == true)
         #expect(problem("WAYLAND_DISPLAY", "wayland-0", ["/run/user/1000/wayland-0": 1000]) == nil)
         #expect(problem("WAYLAND_DISPLAY", "/tmp/w", ["/tmp/w": 1002]) == "it is served by another user (uid 1002)")
     }

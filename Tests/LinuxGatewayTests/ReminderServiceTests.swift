@@ -91,13 +91,17 @@ struct ServiceFixture {
 @Suite struct ReminderServiceTests {
     @Test func applyInstallsOnCronAndRecordsTheSession() throws {
         var fixture = ServiceFixture()
-        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/bus-1", "DISPLAY": ":5"]
+        // A bus this process serves; a display nobody serves is not recorded (the rule of `SessionEnvironment.problem`).
+        let bus = "/notif-test-" + UUID().uuidString
+        let listening = BusPeerTests().listen(bus, abstract: true)
+        defer { close(listening) }
+        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=\(bus)", "DISPLAY": ":5"]
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.report.result(for: "tips-and-updates") == .installed)
         #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
         let session = try fixture.service.context.state.read(StateFiles.sessionFile)
-        #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus-1\nDISPLAY=:5\n")
+        #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:abstract=\(bus)\n")
         #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\nchoice auto\n")
     }
 

@@ -3,12 +3,17 @@ import SharedLogic
 import Testing
 
 @Suite struct SessionEnvironmentTests {
-    @Test func capturesOnlyInsideASession() {
-        #expect(SessionEnvironment.capture { _ in nil } == nil)
-        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0", "HOME": "/h"]
-        let session = SessionEnvironment.capture { env[$0] }
-        #expect(session?.values == ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0"])
+    @Test func capturesOnlyInsideASessionAndOnlyWhatPassesTheRule() {
+        let fine: (String, String) -> String? = { _, _ in nil }
+        #expect(SessionEnvironment.capture({ _ in nil }, problem: fine) == nil)
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0", "HOME": "/h"]
+        let session = SessionEnvironment.capture({ env[$0] }, problem: fine)
+        #expect(session?.values == ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"])
         #expect(SessionEnvironment(parsing: session!.text) == session)
+        // Another user's display is not recorded; another user's bus records nothing.
+        let noDisplay = SessionEnvironment.capture({ env[$0] }) { name, _ in name == "DISPLAY" ? "theirs" : nil }
+        #expect(noDisplay?.values == ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/5/bus", "WAYLAND_DISPLAY": "wayland-0"])
+        #expect(SessionEnvironment.capture({ env[$0] }) { name, _ in name == "DBUS_SESSION_BUS_ADDRESS" ? "theirs" : nil } == nil)
     }
 
     @Test func parsingIgnoresForeignNames() {
@@ -27,7 +32,7 @@ import Testing
         // A recorded bus that is not served by this user (or is gone) is never tried.
         let untrustedRecorded = SessionEnvironment.candidates(current: none, recorded: recorded, uid: 1000) { !$0.contains("/tmp/dbus-abc") }
         #expect(untrustedRecorded.map(\.source) == ["the user bus"])
-        // This process's own session is its environment's word: tried first, unchecked.
+        // This process's own session is always listed first (its bus is checked when connecting, so a refusal is said).
         let inSession = SessionEnvironment.candidates(current: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:abstract=/tmp/x" : nil },
                                                       recorded: recorded, uid: 1000) { _ in false }
         #expect(inSession.map(\.source) == ["this session"])

@@ -34,8 +34,13 @@ final class DBusConnection {
             close(fd)
             throw DBusError("cannot connect to \(socket.name): \(Posix.message(for: code))")
         }
+        // The one rule for a bus (`BusPeer`), asked of the socket connected: the user's or root's.
+        if let peer = UnixSocket.peer(of: fd), !BusPeer.mayServe(peer.uid, uid: geteuid()) {
+            close(fd)
+            throw DBusError(BusPeer.served(by: peer.uid), name: BusPeer.notUsed)
+        }
         do {
-            try authenticate(deadline: deadline)
+            try authenticate(guid: BusPeer.guid(of: address), deadline: deadline)
             let hello = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                                  member: "Hello", deadline: deadline)
             var reader = hello.bodyReader
@@ -48,8 +53,10 @@ final class DBusConnection {
 
     deinit { close(fd) }
 
-    /// The EXTERNAL mechanism: this process's uid, as the kernel tells the bus anyway.
-    private func authenticate(deadline: Double) throws(DBusError) {
+    /// The EXTERNAL mechanism: this process's uid, as the kernel tells the bus anyway. The bus
+    /// answers with its guid, which must be the one the address names (if it names one): another
+    /// bus on the same socket path is not the session the address was made for.
+    private func authenticate(guid expected: String?, deadline: Double) throws(DBusError) {
         let uid = Hex.of(bytes: String(getuid()).utf8)
         try write([0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8), deadline: deadline)
         var line: [UInt8] = []
@@ -60,6 +67,10 @@ final class DBusConnection {
         }
         let answer = String(decoding: line, as: UTF8.self)
         guard answer.hasPrefix("OK ") else { throw DBusError("the bus refused notif: \(answer.dropLast(2))") }
+        let guid = String(decoding: line.dropFirst(3).dropLast(2), as: UTF8.self)   // bytes: "\r\n" is one Character
+        if let expected, guid.lowercased() != expected.lowercased() {
+            throw DBusError("it is another bus than the address names (its guid is \(guid), not \(expected))", name: BusPeer.notUsed)
+        }
         try write(Array("BEGIN\r\n".utf8), deadline: deadline)
     }
 

@@ -1,12 +1,11 @@
 import Storage
 
-/// notif's icon for its notifications: the installed SVG by path when it can be found (every
-/// notification service shows a file; not all look names up in the icon theme), else the
-/// theme name `notif`. Also where notif's desktop entry is, for `gio launch`. A file is taken
-/// only when it passes the trust rule (`TrustedPath`): a desktop entry another user could write
-/// is a command the Settings button would run as this user.
+/// notif's icon for its notifications: the installed SVG by absolute path, else no icon. Never
+/// a theme name: the notification service would look that up itself, in data directories
+/// another user may have put an icon in. Also where notif's desktop entry is, for `gio launch`.
+/// A file is taken only when it passes the trust rule (`TrustedPath`): a desktop entry another
+/// user could write is a command the Settings button would run as this user.
 public enum AppIcon {
-    public static let name = "notif"
     /// The desktop entry's id, sent as the `desktop-entry` hint so desktops group notif's
     /// notifications under its name and icon.
     public static let desktopEntry = "notif"
@@ -35,9 +34,10 @@ public enum AppIcon {
     /// Why a file may not be used (`TrustedPath.problem`), or nil.
     public typealias Trust = (String) -> String?
 
-    /// The icon to send: the first installed SVG's path that passes the trust rule, else the name.
+    /// The icon to send: the first installed SVG's path that passes the trust rule, else none
+    /// (an empty `app_icon`, as the notification spec has it).
     public static func icon(executable: String?, lookup: (String) -> String?, trust: Trust = { TrustedPath.problem($0) }) -> String {
-        find(iconPath, executable: executable, lookup: lookup, trust: trust) ?? name
+        find(iconPath, executable: executable, lookup: lookup, trust: trust) ?? ""
     }
 
     /// The installed desktop entry that passes the trust rule, if any.

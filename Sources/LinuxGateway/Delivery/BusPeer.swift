@@ -6,19 +6,40 @@ import Storage
 /// an address is trusted only when the process listening on it belongs to this user (or root):
 /// the kernel's peer credentials (`SO_PEERCRED`) say so, and a `unix:path=` socket file must be
 /// this user's too, in a directory nobody else may rename it in (not world-writable, or sticky).
+/// The same rule holds for the bus of this process's environment, the user bus and a recorded
+/// one; `DBusConnection` asks the kernel again on the socket it connected, and checks the bus's
+/// guid when the address names one.
 public enum BusPeer {
     /// The socket an address names: the first `unix:path=` or `unix:abstract=` of a `;` list.
     public static func socket(of address: String) -> (name: String, abstract: Bool)? {
+        guard let keys = firstSocketEntry(address) else { return nil }
+        if let path = keys["path"] { return (path, false) }
+        return keys["abstract"].map { ($0, true) }
+    }
+
+    /// The server guid the address's socket entry names (`guid=`), if any.
+    public static func guid(of address: String) -> String? {
+        firstSocketEntry(address)?["guid"]
+    }
+
+    /// The keys of the first `unix:` entry with a `path` or `abstract`.
+    private static func firstSocketEntry(_ address: String) -> [String: String]? {
         for part in address.split(separator: ";") where part.hasPrefix("unix:") {
+            var keys: [String: String] = [:]
             for pair in part.dropFirst("unix:".count).split(separator: ",") {
                 guard let eq = pair.firstIndex(of: "=") else { continue }
-                let key = pair[..<eq], value = unescape(String(pair[pair.index(after: eq)...]))
-                if key == "path" { return (value, false) }
-                if key == "abstract" { return (value, true) }
+                keys[String(pair[..<eq])] = unescape(String(pair[pair.index(after: eq)...]))
             }
+            if keys["path"] != nil || keys["abstract"] != nil { return keys }
         }
         return nil
     }
+
+    /// The name of the error for a bus this rule refuses.
+    public static let notUsed = "notif.BusNotUsed"
+
+    /// Whether a process of `peer` may serve this user's bus or display: the user, or root.
+    static func mayServe(_ peer: uid_t, uid: uid_t) -> Bool { peer == uid || peer == 0 }
 
     /// Why notif will not hand this user's notifications to `address`, or nil when it may.
     /// A client tries each entry of a `;` list in turn, so every entry must pass.
@@ -46,9 +67,12 @@ public enum BusPeer {
             }
         }
         guard let peer = listenerUID(socket.name, abstract: socket.abstract) else { return "nothing answers on it" }
-        guard peer == uid || peer == 0 else { return "it is served by another user (uid \(peer))" }
+        guard mayServe(peer, uid: uid) else { return served(by: peer) }
         return nil
     }
+
+    /// The words for a socket another user serves.
+    static func served(by peer: uid_t) -> String { "it is served by another user (uid \(peer))" }
 
     /// The uid of the process listening on a Unix socket, from the kernel; nil when nothing does.
     static func listenerUID(_ name: String, abstract: Bool) -> uid_t? {

@@ -13,7 +13,7 @@ public struct DesktopNotifier: Sendable {
     /// This process's environment.
     let lookup: @Sendable (String) -> String?
 
-    public init(icon: String = AppIcon.name, timeout: Double = 5, lookup: @escaping @Sendable (String) -> String? = { Posix.environment($0) }) {
+    public init(icon: String = "", timeout: Double = 5, lookup: @escaping @Sendable (String) -> String? = { Posix.environment($0) }) {
         self.icon = icon
         self.timeout = timeout
         self.lookup = lookup
@@ -34,7 +34,7 @@ public struct DesktopNotifier: Sendable {
     public func show(summary: String, body: String, actions: [ReminderAction] = [], expireMilliseconds: Int32 = 10_000,
                      environments: [(source: String, changes: [String: String?])]) -> Result<Shown, GatewayError> {
         guard !environments.isEmpty else { return .failure(GatewayError(Self.noBus)) }
-        var problems: [String] = []
+        var problems: [String] = [], refused: [String] = []
         // Each session its own short time limit: a service that hangs (perhaps one another user
         // put on a stale address) must not keep the notification from the next session.
         for environment in environments {
@@ -44,24 +44,37 @@ public struct DesktopNotifier: Sendable {
                 bus = try connect(environment.changes, deadline: deadline)
             } catch {
                 problems.append("\(environment.source): \(error.message)")
+                if error.name == BusPeer.notUsed { refused.append(problems.last!) }
                 continue
             }
             let activation = ActivationRule.allows(lookup: lookup, changes: environment.changes,
                                                    managerEnvironment: { bus.managerEnvironment(deadline: deadline) })
             switch show(on: bus, source: environment.source, summary: summary, body: body, actions: actions,
                         expireMilliseconds: expireMilliseconds, autoStart: activation, deadline: deadline) {
-            case .success(let shown): return .success(shown)
+            case .success(let shown):
+                // A bus refused on the way is said with it (another user's, in this process's environment).
+                guard !refused.isEmpty else { return .success(shown) }
+                return .success(Shown(bus: shown.bus, id: shown.id, buttons: shown.buttons,
+                                      words: shown.words + " (" + refused.joined(separator: "; ") + ")"))
             case .failure(let error): problems.append("\(environment.source): \(error.message)")
             }
         }
         return .failure(GatewayError(problems.joined(separator: "; ")))
     }
 
-    /// A connection to the session bus `changes` name (or this process's own).
+    /// A connection to the session bus `changes` name (or this process's own), when it passes
+    /// the rule for session buses (`SessionEnvironment.problem`); else the error says why not
+    /// (named `BusPeer.notUsed`).
     public func connect(_ changes: [String: String?], deadline: Double) throws(DBusError) -> NotificationBus {
         let address: String? = if let change = changes["DBUS_SESSION_BUS_ADDRESS"] { change } else { lookup("DBUS_SESSION_BUS_ADDRESS") }
         guard let address, !address.isEmpty else { throw DBusError("DBUS_SESSION_BUS_ADDRESS is not set") }
-        return try NotificationBus(address: address, deadline: deadline)
+        let refusal = { (why: String) in DBusError("its bus \(address) is not used: \(why)", name: BusPeer.notUsed) }
+        if let problem = SessionEnvironment.problem("DBUS_SESSION_BUS_ADDRESS", address, lookup: lookup) { throw refusal(problem) }
+        do {
+            return try NotificationBus(address: address, deadline: deadline)
+        } catch {
+            throw error.name == BusPeer.notUsed ? refusal(error.message) : error
+        }
     }
 
     /// One try on one bus: `GetCapabilities`, then `Notify` (with `actions` when the service has

@@ -1,12 +1,12 @@
 import Glibc
 
-/// Who serves a display the recorded session names. A recorded `DISPLAY=:577` outlives its
-/// session; another user can then start an X server on that number and receive the terminal
-/// the Settings button opens. So a recorded display is used only when the kernel's peer
+/// Who serves a display, recorded or in this process's environment. A recorded `DISPLAY=:577`
+/// outlives its session, and `su` or `sudo -E` hand root a user's; another user can then receive
+/// the terminal the Settings button opens. So a display is used only when the kernel's peer
 /// credentials (`SO_PEERCRED`, as `BusPeer` asks for the bus) show that every socket serving it
-/// belongs to this user (or root); a display over the network is never taken from a record.
+/// belongs to this user (or root); a display over the network is never used.
 public enum DisplayPeer {
-    /// Why the recorded `name=value` (`DISPLAY` or `WAYLAND_DISPLAY`) may not be used, or nil.
+    /// Why `name=value` (`DISPLAY` or `WAYLAND_DISPLAY`) may not be used, or nil.
     /// `runtimeDirectory`: where a relative Wayland name lives (`XDG_RUNTIME_DIR`, else /run/user/UID).
     public static func problem(_ name: String, _ value: String, runtimeDirectory: String?, uid: uid_t) -> String? {
         problem(name, value, runtimeDirectory: runtimeDirectory, uid: uid) { UnixSocket.listener($0, abstract: $1)?.uid }
@@ -19,7 +19,7 @@ public enum DisplayPeer {
             let directory = runtimeDirectory.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(uid)"
             sockets = [(value.hasPrefix("/") ? value : directory + "/" + value, false)]
         } else {
-            guard let number = localDisplayNumber(value) else { return "it is not a display of this machine, and one over the network is never taken from a record" }
+            guard let number = localDisplayNumber(value) else { return "it is not a display of this machine (notif never uses one over the network)" }
             let path = "/tmp/.X11-unix/X\(number)"
             sockets = [(path, true), (path, false)]   // X clients try the abstract name first
         }

@@ -10,14 +10,23 @@ public struct SessionEnvironment: Equatable, Sendable {
 
     public init(values: [String: String]) { self.values = values }
 
-    /// The session variables of a process, or nil when it has no session bus (run by a scheduler).
-    public static func capture(_ lookup: (String) -> String?) -> SessionEnvironment? {
-        guard let bus = lookup("DBUS_SESSION_BUS_ADDRESS"), !bus.isEmpty else { return nil }
-        var values = ["DBUS_SESSION_BUS_ADDRESS": bus]
-        for name in names.dropFirst() {
-            if let value = lookup(name), !value.isEmpty { values[name] = value }
+    /// Why this user may not use the session variable `name=value`, or nil: the one rule for the
+    /// environment's variables and the recorded ones alike. A bus is used only when this user (or
+    /// root) listens on its socket (`BusPeer`); a display only when it is a local one this user
+    /// (or root) serves (`DisplayPeer`), never one over the network.
+    public static func problem(_ name: String, _ value: String, lookup: (String) -> String?) -> String? {
+        if name == "DBUS_SESSION_BUS_ADDRESS" { return BusPeer.problem(with: value, uid: geteuid()) }
+        return DisplayPeer.problem(name, value, runtimeDirectory: lookup("XDG_RUNTIME_DIR"), uid: geteuid())
+    }
+
+    /// The session variables of a process that pass `problem`, or nil when it has no session
+    /// bus that does (run by a scheduler, or with another user's session).
+    public static func capture(_ lookup: (String) -> String?, problem: (String, String) -> String?) -> SessionEnvironment? {
+        var values: [String: String] = [:]
+        for name in names {
+            if let value = lookup(name), !value.isEmpty, problem(name, value) == nil { values[name] = value }
         }
-        return SessionEnvironment(values: values)
+        return values["DBUS_SESSION_BUS_ADDRESS"] == nil ? nil : SessionEnvironment(values: values)
     }
 
     /// `NAME=value` lines (values never hold newlines: those are dropped when read).
@@ -39,11 +48,12 @@ public struct SessionEnvironment: Equatable, Sendable {
 
     /// Environments to try for a delivery, best first: the process's own session (what this
     /// user's own environment says), the user's standard bus at /run/user/UID/bus, then the
-    /// recorded one. Only the first is taken on trust: the others are used when `trusted` says the
-    /// process serving them is this user's (a recorded socket in /tmp may be another user's now).
+    /// recorded one. The first is always tried, so that a refusal is said (`DesktopNotifier`
+    /// checks every bus by `problem` before it connects); the others are used only when
+    /// `trusted` says this user serves them (a recorded socket in /tmp may be another user's now).
     public static func candidates(
         current lookup: (String) -> String?, recorded: SessionEnvironment?, uid: UInt32,
-        trusted: (String) -> Bool = { BusPeer.problem(with: $0, uid: getuid()) == nil }
+        trusted: (String) -> Bool = { BusPeer.problem(with: $0, uid: geteuid()) == nil }
     ) -> [(source: String, changes: [String: String?])] {
         var result: [(source: String, changes: [String: String?])] = []
         let current = lookup("DBUS_SESSION_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 }
