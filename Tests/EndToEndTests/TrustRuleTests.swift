@@ -66,6 +66,17 @@ import TestSupport
             let crontab = try a.crontab()
             #expect(crontab.contains(program + " deliver"), "\(program): \(crontab)")
         }
+
+        // The trial's finding: A's own copy wrote the lines; then A's bin directory became one
+        // others may write. The refused apply removes the lines that run it, and says so once.
+        try a.run([own, "--scheduler", "cron", "apply"], env).expectSuccess()
+        #expect(try a.crontab().contains(own + " deliver"))
+        try a.run(["chmod", "777", a.home + "/bin"]).expectSuccess()
+        let refused = try a.run([own, "--scheduler", "cron", "apply"], env)
+        #expect(refused.status == 1 && refused.stdout.contains("notif's program \(own) is in a place other users can change")
+                && !refused.stdout.contains("nothing was scheduled: notif's program"), "\(refused)")
+        #expect(refused.stderr.contains("removed the cron entry of tips-and-updates: it ran \(own), which others can now change"), "\(refused)")
+        #expect(try !a.crontab().contains(own), "the lines that run \(own) stayed")
     }
 
     /// Finding 1, the other half: an entry an earlier build wrote for /tmp/x/notif, or carrying a

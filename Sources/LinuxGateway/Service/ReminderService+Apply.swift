@@ -48,7 +48,10 @@ extension ReminderService {
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
         guard report.succeeded else {
-            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, notice: unlisted)
+            let removed = writable ? nil : removeEntriesRunningRefusedProgram(gateway)
+            let notice = [unlisted, removed].compactMap { $0 }
+            return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report,
+                                notice: notice.isEmpty ? nil : notice.joined(separator: "; "))
         }
         let moves = moveOff(except: kind, recorded: placed?.holder, preferences: loaded.preferences)
         guard moves.allSatisfy(\.report.succeeded) else {
@@ -60,6 +63,27 @@ extension ReminderService {
         let change = SchedulerChange.made(onto: kind, report: report, moves: moves, planned: Set(LocalReminders.plan(loaded.preferences).map(\.id)),
                                           recorded: placed?.holder, why: choice.why)
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: unlisted)
+    }
+
+    /// When the program fails the trust rule, entries that still run it (written before its place
+    /// became one others can change) are removed: whatever sits at that path would run as the
+    /// user. Entries of another notif's program stay. Says what it removed, or could not.
+    func removeEntriesRunningRefusedProgram(_ gateway: any LocalNotificationGateway) -> String? {
+        guard let path = context.executable, let found = try? gateway.installed() else { return nil }
+        var removed: [String] = [], failed: [String] = []
+        for (id, text) in found.sorted(by: { $0.key < $1.key })
+        where gateway.entry(id, installed: text, userZone: context.zone).program == path {
+            do {
+                try gateway.cancel(id)
+                removed.append(id)
+            } catch {
+                failed.append("\(id): \(error.message)")
+            }
+        }
+        var words: [String] = []
+        if !removed.isEmpty { words.append("removed the \(gateway.name) entry of \(removed.joined(separator: ", ")): it ran \(path), which others can now change") }
+        if !failed.isEmpty { words.append("could not remove the entry that runs \(path): \(failed.joined(separator: "; "))") }
+        return words.isEmpty ? nil : words.joined(separator: "; ")
     }
 
     /// Records when each entry this apply wrote for a reminder that had none there began

@@ -23,7 +23,7 @@ extension ReminderService {
         guard context.isExecutable(path) else {
             throw GatewayError("notif's own program \(path) was removed or replaced; run the installed notif again (`notif apply`) so the entry names a program that exists; nothing was scheduled")
         }
-        if let problem = untrusted(program: path) { throw GatewayError("nothing was scheduled: " + problem) }
+        if let problem = untrusted(program: path) { throw GatewayError(problem) }
         return path
     }
 
