@@ -7,7 +7,7 @@ import Storage
 /// nothing blocked, and while it runs this process ignores Ctrl-C and Ctrl-\, so they reach the
 /// program alone. SIGTERM and SIGHUP sent to this process meanwhile are passed on to the program
 /// and what it started (a `sh -c` and its editor), which is then waited for: nothing is left
-/// running on the terminal. No deadline: a person is using it.
+/// running on the terminal, and the terminal's modes are put back. No deadline: a person is using it.
 public enum ForegroundProgram {
     /// How the program ended.
     public enum Ending: Equatable, Sendable {
@@ -45,6 +45,11 @@ public enum ForegroundProgram {
         for name in SpawnProcessRunner.withheldVariables { changes[name] = .some(nil) }
         let cEnv = SpawnProcessRunner.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
+        // The terminal's modes as they were: put back once the program ended (an editor ended
+        // by a signal may leave them raw, so that nothing typed echoes).
+        var modes = termios()
+        let terminal = tcgetattr(STDIN_FILENO, &modes) == 0
+        defer { if terminal { tcsetattr(STDIN_FILENO, TCSADRAIN, &modes) } }
         let signals = notif_end_signals_catch()
         defer { notif_end_signals_release() }
         var pid: pid_t = 0
@@ -53,6 +58,15 @@ public enum ForegroundProgram {
         let ended = notif_pidfd_open(pid)
         defer { if ended >= 0 { close(ended) } }
         var status: Int32 = 0, passedOn: Int32?
+        // What the program started, once a signal was passed on to them: waited for too.
+        var started: [Int32] = []
+        defer {
+            for fd in started {
+                var one = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                while poll(&one, 1, -1) < 0 && errno == EINTR {}
+                close(fd)
+            }
+        }
         // Wakes when the program ends or a signal comes (every 0.1 s without a pidfd).
         while true {
             let waited = waitpid(pid, &status, WNOHANG)
@@ -63,7 +77,10 @@ public enum ForegroundProgram {
             var number: UInt8 = 0
             while signals >= 0 && read(signals, &number, 1) == 1 {
                 passedOn = Int32(number)
-                for process in tree(of: pid) { kill(process, Int32(number)) }
+                for process in tree(of: pid) {
+                    if process != pid, case let fd = notif_pidfd_open(process), fd >= 0 { started.append(fd) }
+                    kill(process, Int32(number))
+                }
             }
         }
         let signal = status & 0x7f

@@ -52,7 +52,7 @@ struct SettingsEditor {
             let run = ForegroundProgram.run(editor.argv + [copy])
             if let signal = run.passedOn {
                 // As Ctrl-C: the editor was ended (by the signal, passed on), nothing is saved.
-                let message = giveUp(copy, start: start, "notif got signal \(signal) (\(String(cString: strsignal(signal)))) and passed it on to the editor (\(editor.name)), which ended")
+                let message = giveUp(copy, start: start, "got signal \(signal) (\(String(cString: strsignal(signal)))) and passed it on to the editor (\(editor.name)), which ended")
                 guard case .notSaved(let said) = message else { return message }
                 return .stopped(by: signal, said)
             }

@@ -115,7 +115,7 @@ import TestSupport
         let editorPid = try pane.pid(of: "vim")
         kill(try pane.pid(of: "notif"), signal)
         let screen = try pane.waitFor("[exit=").replacingOccurrences(of: "\n", with: "")
-        #expect(screen.contains("notif got signal \(signal) ("), "\(screen)")
+        #expect(screen.contains("notif: got signal \(signal) ("), "\(screen)")
         #expect(screen.contains("passed it on to the editor (\(vim)), which ended: settings.json was not changed; your edit is kept in "), "\(screen)")
         let (status, stty) = try pane.finished()
         #expect(status == 1)
