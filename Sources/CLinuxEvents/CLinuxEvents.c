@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,4 +58,38 @@ int notif_stop_signals_read(int fd) {
 
 int notif_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+static int end_signal_pipe[2] = {-1, -1};
+static struct sigaction kept_term, kept_hangup;
+
+static void record_end_signal(int sig) {
+    int saved = errno;
+    unsigned char number = (unsigned char)sig;
+    ssize_t written = write(end_signal_pipe[1], &number, 1);
+    (void)written;   /* a full pipe already holds signals enough */
+    errno = saved;
+}
+
+int notif_end_signals_catch(void) {
+    if (end_signal_pipe[0] < 0 && pipe2(end_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+    unsigned char stale[64];
+    while (read(end_signal_pipe[0], stale, sizeof stale) > 0) {}
+    struct sigaction record;
+    memset(&record, 0, sizeof record);
+    record.sa_handler = record_end_signal;
+    sigemptyset(&record.sa_mask);
+    record.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &record, &kept_term);
+    sigaction(SIGHUP, &record, &kept_hangup);
+    return end_signal_pipe[0];
+}
+
+void notif_end_signals_release(void) {
+    sigaction(SIGTERM, &kept_term, NULL);
+    sigaction(SIGHUP, &kept_hangup, NULL);
+}
+
+int notif_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
 }

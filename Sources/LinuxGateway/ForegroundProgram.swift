@@ -1,9 +1,13 @@
+import CLinuxEvents
 import Glibc
+import Storage
 
 /// A program run on this terminal in the foreground (an editor), waited for as `system()` waits:
 /// it shares the terminal and the process group, starts with every signal's default action and
 /// nothing blocked, and while it runs this process ignores Ctrl-C and Ctrl-\, so they reach the
-/// program alone. No deadline: a person is using it.
+/// program alone. SIGTERM and SIGHUP sent to this process meanwhile are passed on to the program
+/// and what it started (a `sh -c` and its editor), which is then waited for: nothing is left
+/// running on the terminal, and the terminal's modes are put back. No deadline: a person is using it.
 public enum ForegroundProgram {
     /// How the program ended.
     public enum Ending: Equatable, Sendable {
@@ -13,8 +17,9 @@ public enum ForegroundProgram {
         case notStarted(String)
     }
 
-    /// Runs `argv` (looked up on PATH) and waits for it.
-    public static func run(_ argv: [String]) -> Ending {
+    /// Runs `argv` (looked up on PATH) and waits for it. `passedOn`: the last SIGTERM or SIGHUP
+    /// this process got while it ran (passed on to it), or nil.
+    public static func run(_ argv: [String]) -> (ending: Ending, passedOn: Int32?) {
         var ignore = sigaction()
         ignore.__sigaction_handler.sa_handler = SIG_IGN
         sigemptyset(&ignore.sa_mask)
@@ -40,14 +45,57 @@ public enum ForegroundProgram {
         for name in SpawnProcessRunner.withheldVariables { changes[name] = .some(nil) }
         let cEnv = SpawnProcessRunner.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
+        // The terminal's modes as they were: put back once the program ended (an editor ended
+        // by a signal may leave them raw, so that nothing typed echoes).
+        var modes = termios()
+        let terminal = tcgetattr(STDIN_FILENO, &modes) == 0
+        defer { if terminal { tcsetattr(STDIN_FILENO, TCSADRAIN, &modes) } }
+        let signals = notif_end_signals_catch()
+        defer { notif_end_signals_release() }
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, argv[0], nil, &attributes, cArgs, cEnv)
-        guard rc == 0 else { return .notStarted(String(cString: strerror(rc))) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return .notStarted(String(cString: strerror(errno))) }
+        guard rc == 0 else { return (.notStarted(String(cString: strerror(rc))), nil) }
+        let ended = notif_pidfd_open(pid)
+        defer { if ended >= 0 { close(ended) } }
+        var status: Int32 = 0, passedOn: Int32?
+        // What the program started, once a signal was passed on to them: waited for too.
+        var started: [Int32] = []
+        defer {
+            for fd in started {
+                var one = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                while poll(&one, 1, -1) < 0 && errno == EINTR {}
+                close(fd)
+            }
+        }
+        // Wakes when the program ends or a signal comes (every 0.1 s without a pidfd).
+        while true {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid { break }
+            if waited < 0 && errno != EINTR { return (.notStarted(String(cString: strerror(errno))), passedOn) }
+            var fds = [pollfd(fd: ended, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 2, ended >= 0 ? -1 : 100)
+            var number: UInt8 = 0
+            while signals >= 0 && read(signals, &number, 1) == 1 {
+                passedOn = Int32(number)
+                for process in tree(of: pid) {
+                    if process != pid, case let fd = notif_pidfd_open(process), fd >= 0 { started.append(fd) }
+                    kill(process, Int32(number))
+                }
+            }
         }
         let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        return (signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal), passedOn)
+    }
+
+    /// `pid` and every process below it, parents first (the kernel's list of each one's children).
+    static func tree(of pid: pid_t) -> [pid_t] {
+        var found = [pid], next = 0
+        while next < found.count, found.count < 1000 {
+            let parent = found[next]
+            next += 1
+            let children = (try? FileIO.read("/proc/\(parent)/task/\(parent)/children", limit: 1 << 16)) ?? nil
+            found += String(decoding: children ?? [], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { pid_t($0) }
+        }
+        return found
     }
 }

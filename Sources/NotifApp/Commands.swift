@@ -228,7 +228,7 @@ struct Commands {
     func edit() -> ExitCode {
         switch SettingsEditor(store: context.store, lookup: context.lookup, output: output).run() {
         case .unchanged: return .success
-        case .notSaved: return .failure
+        case .notSaved, .stopped: return .failure
         case .saved: return applyAndReport(afterSave: true)
         }
     }

@@ -24,6 +24,9 @@ struct SettingsEditor {
         case saved
         /// settings.json was left as it was, and why (said too).
         case notSaved(String)
+        /// As `notSaved`, because this process got SIGTERM or SIGHUP (passed on to the editor):
+        /// the caller ends as that signal asks.
+        case stopped(by: Int32, String)
     }
 
     func run() -> Outcome {
@@ -46,7 +49,14 @@ struct SettingsEditor {
         }
         let editor = editorCommand()
         while true {
-            switch ForegroundProgram.run(editor.argv + [copy]) {
+            let run = ForegroundProgram.run(editor.argv + [copy])
+            if let signal = run.passedOn {
+                // As Ctrl-C: the editor was ended (by the signal, passed on), nothing is saved.
+                let message = giveUp(copy, start: start, "got signal \(signal) (\(String(cString: strsignal(signal)))) and passed it on to the editor (\(editor.name)), which ended")
+                guard case .notSaved(let said) = message else { return message }
+                return .stopped(by: signal, said)
+            }
+            switch run.ending {
             case .exited(0):
                 break
             case .exited(let code):
@@ -64,7 +74,7 @@ struct SettingsEditor {
             }
             if edited == start {
                 try? FileIO.remove(copy)
-                output.line("\(path) is unchanged.")
+                output.line(original == nil ? "\(path) does not exist, and an unchanged edit does not make it: the defaults stay in use." : "\(path) is unchanged.")
                 return .unchanged
             }
             do {
@@ -94,11 +104,15 @@ struct SettingsEditor {
         }
     }
 
-    /// Stops without saving: says why, and keeps the copy when the person changed it.
+    /// Stops without saving: says why, and keeps the copy when the person changed it, or when
+    /// the editor left a file of its own beside it (vim's `.NAME.swp` holds what was not saved).
     private func giveUp(_ copy: String, start: [UInt8], _ why: String) -> Outcome {
         let edited = (try? FileIO.read(copy, limit: 1 << 20, own: true)) ?? nil
-        if let edited, edited != start {
-            return notSaved("\(why): settings.json was not changed; your edit is kept in \(copy)")
+        let name = Posix.baseName(of: copy), directory = Posix.directory(of: copy)
+        let beside = ((try? FileIO.names(in: directory)) ?? []).filter { $0 != name && $0.contains(name) }.sorted()
+        if let edited, edited != start || !beside.isEmpty {
+            let editorFiles = beside.isEmpty ? "" : " (the editor's own: " + beside.map { Posix.join(directory, $0) }.joined(separator: ", ") + ")"
+            return notSaved("\(why): settings.json was not changed; your edit is kept in \(copy)\(editorFiles)")
         }
         try? FileIO.remove(copy)
         return notSaved("\(why): settings.json was not changed")

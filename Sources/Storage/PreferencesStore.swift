@@ -203,7 +203,12 @@ public struct PreferencesStore: Sendable {
         }
         var defaults = NotificationPreferences(catalog: catalog)
         defaults.onboardingCompleted = true
-        try write(Array(JSONWriter.pretty(PreferencesCodec.encode(defaults, catalog: catalog)).utf8), to: path)
+        do {
+            try write(Array(JSONWriter.pretty(PreferencesCodec.encode(defaults, catalog: catalog)).utf8), to: path)
+        } catch {
+            unlink(copy)   // nothing changed: no copy of a file still in place
+            throw error
+        }
         return copy
     }
 
@@ -254,11 +259,23 @@ public struct PreferencesStore: Sendable {
         return FileError(error.action, "\(paths.settingsFile) (a link to \(path))", code: error.code, reason: error.reason)
     }
 
+    /// A mode as `ls` users know it: 0444.
+    static func octal(_ mode: UInt32) -> String {
+        "0" + String(mode & 0o777, radix: 8)
+    }
+
     /// Settings files notif writes are a few hundred bytes; anything this big is not one.
     static let sizeLimit = 1 << 20
 
+    /// Every write of settings.json (`set`, `edit`, the page, the daemon, a reset) comes here.
+    /// A file its owner made read-only (no owner write bit) is not replaced: that is a wish to
+    /// keep it as it is, and a rename over it would end that quietly.
     private func write(_ bytes: [UInt8], to path: String) throws(PreferencesError) {
-        do {
+        do throws(FileError) {
+            if let status = try FileStatus.of(path), status.kind == .file, status.mode & 0o200 == 0 {
+                throw FileError("write", path, code: EACCES,
+                                reason: "it is read-only (mode \(Self.octal(status.mode))); to let notif save it: chmod u+w \(path)")
+            }
             try AtomicFile.write(bytes, to: path)
         } catch {
             throw .file(named(error, path))

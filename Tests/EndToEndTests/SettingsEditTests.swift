@@ -77,6 +77,11 @@ import TestSupport
         #expect(raced.status == 1 && raced.stderr.contains("changed meanwhile"), "\(raced)")
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"chime\"") == true)
         #expect(try sandbox.notif(["edit"], ["EDITOR": "/nonexistent/editor"]).status == 1)
+        // No settings.json, copy unchanged: said so, and nothing is made.
+        let none = Sandbox()
+        let untouched = try none.notif(["edit"], ["EDITOR": "true"])
+        #expect(untouched.status == 0 && untouched.stdout == "\(none.settingsPath) does not exist, and an unchanged edit does not make it: the defaults stay in use.\n", "\(untouched)")
+        #expect(!FileManager.default.fileExists(atPath: none.settingsPath))
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"chime\"") == true)
     }
 
@@ -95,6 +100,39 @@ import TestSupport
         #expect(try pane.finished().status == 1)
         #expect(sandbox.read(sandbox.settingsPath) == Self.start)
         #expect(sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings") } == ["settings.json"])
+    }
+
+    /// SIGTERM or SIGHUP to `notif edit` (not to its terminal) is handled as Ctrl-C is: passed on
+    /// to the editor, which ends and is waited for (no vim left reading the terminal), the
+    /// terminal as it was, settings.json untouched, the copy and vim's swap file named, exit 1.
+    @Test(arguments: [SIGTERM, SIGHUP]) func aSignalToNotifEndsTheEditorAndNamesTheCopy(signal: Int32) throws {
+        let sandbox = Sandbox()
+        try sandbox.write(Self.start, to: sandbox.settingsPath)
+        let pane = try #require(editor(sandbox, vim))
+        _ = try pane.waitFor("settings.edit-")
+        try pane.send(keys: ["-l", "Ounsaved typing"])
+        _ = try pane.waitFor("unsaved typing")
+        let editorPid = try pane.pid(of: "vim")
+        kill(try pane.pid(of: "notif"), signal)
+        let screen = try pane.waitFor("[exit=").replacingOccurrences(of: "\n", with: "")
+        #expect(screen.contains("notif: got signal \(signal) ("), "\(screen)")
+        #expect(screen.contains("passed it on to the editor (\(vim)), which ended: settings.json was not changed; your edit is kept in "), "\(screen)")
+        let (status, stty) = try pane.finished()
+        #expect(status == 1)
+        #expect(isSane(stty), "\(stty)")
+        #expect(try pane.modes()["alternate_on"] == "0")
+        #expect(waitUntil(10) { !isRunning(editorPid) }, "vim was left running")
+        #expect(sandbox.read(sandbox.settingsPath) == Self.start)
+        let left = sandbox.files(in: sandbox.configDir).filter { $0 != "settings.json" && $0.contains("settings") }
+        let copy = try #require(left.first { $0.hasPrefix("settings.edit-") }, "\(left)")
+        #expect(left.contains(".\(copy).swp"), "\(left)")
+        for name in left { #expect(screen.contains(sandbox.configDir + "/" + name), "\(name) not named: \(screen)") }
+    }
+
+    /// A process that is gone (or a zombie waiting to be reaped by someone else).
+    func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
     }
 
     /// The page on a file that does not parse: the problem in place of the settings (no
@@ -136,6 +174,12 @@ import TestSupport
                              environment: sandbox.environment())
         #expect(result.status == 1, "\(args): \(result)")
         #expect(result.stderr.hasSuffix("notif: cannot write the output: No space left on device\n"), "\(args): \(result)")
+    }
+
+    /// Bad usage stays exit 2 when its message cannot be written.
+    @Test func aUsageErrorStaysTwoWhenItsMessageCannotBeWritten() throws {
+        let result = try run(["sh", "-c", "exec \(shellQuote(NotifBinary.path)) bogus 2> /dev/full"], environment: Sandbox().environment())
+        #expect(result.status == 2, "\(result)")
     }
 
     /// A pipe whose reader is gone (SIGPIPE is ignored, so the write fails with EPIPE).

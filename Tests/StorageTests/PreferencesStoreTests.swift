@@ -151,6 +151,28 @@ import SharedLogic
         #expect(try store.resetInvalidFile()?.hasSuffix("-1") == true)
     }
 
+    /// A settings.json its owner made read-only is not replaced by any write (update, edit,
+    /// reset): the error names the file and the fix, and nothing changes (no copy left). Reads work.
+    @Test(arguments: [0o444, 0o400, 0o555]) func aReadOnlyFileIsNeverReplaced(mode: Int) throws {
+        let dir = TempDir()
+        let store = PreferencesStore(paths: dir.paths, clock: clock)
+        let path = dir.path + "/config/notif/settings.json"
+        let text = "{\"sound\": \"bell\"}"
+        dir.write(text, to: "config/notif/settings.json")
+        #expect(chmod(path, mode_t(mode)) == 0)
+        #expect(try store.load().preferences.sound == .bell)
+        let fix = "read-only (mode 0\(String(mode, radix: 8))); to let notif save it: chmod u+w \(path)"
+        #expect { try store.update { $0[.promotions] = true } } throws: { "\($0)".contains(fix) }
+        #expect { try store.replace(with: Array("{}".utf8), expecting: Array(text.utf8)) } throws: { "\($0)".contains(fix) }
+        #expect(chmod(path, 0o644) == 0)
+        dir.write("{,}", to: "config/notif/settings.json")
+        #expect(chmod(path, mode_t(mode)) == 0)
+        #expect { try store.resetInvalidFile() } throws: { "\($0)".contains(fix) }
+        #expect(dir.read("config/notif/settings.json") == "{,}")
+        #expect(dir.mode("config/notif/settings.json") == mode)
+        #expect(dir.list("config/notif").filter { $0.hasPrefix("settings") } == ["settings.json"], "no copy, no temp file")
+    }
+
     @Test func aNewerVersionIsLeftAloneAndNamed() throws {
         let dir = TempDir()
         let text = #"{"version": 9, "somethingNew": true}"#

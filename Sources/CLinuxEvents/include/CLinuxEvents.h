@@ -36,4 +36,14 @@ int notif_stop_signals_read(int fd);
    (posix_spawn_file_actions_addclosefrom_np, glibc 2.34). 0, or an error number. */
 int notif_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/* While a program runs in the foreground (an editor): SIGTERM and SIGHUP write their number to
+   a pipe, whose non-blocking read end is returned (-1 with errno on failure), so the waiter can
+   pass them on to the program; the actions they had are kept. notif_end_signals_release puts
+   those back. A signal that came before is not in the pipe any more. */
+int notif_end_signals_catch(void);
+void notif_end_signals_release(void);
+
+/* A descriptor that polls readable once process `pid` has ended (pidfd_open); -1 with errno. */
+int notif_pidfd_open(int pid);
+
 #endif

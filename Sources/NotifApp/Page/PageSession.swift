@@ -147,6 +147,10 @@ final class PageSession {
         case .unchanged: said = "settings.json is unchanged."
         case .saved: said = "Saved settings.json."
         case .notSaved(let why): said = why
+        case .stopped(let signal, let why):
+            // The page ends as that signal asks (its own handler sees it now).
+            said = why
+            raise(signal)
         }
         state.notice = Notice(said, warning: outcome != .saved)
         return dispatch(.changedElsewhere(.settings))
