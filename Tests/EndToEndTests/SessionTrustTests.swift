@@ -28,9 +28,15 @@ import TestSupport
 
     /// Ends the reminder waiters `user` left waiting for a notification service (they hold its wait lock).
     func endWaiters(_ user: TestUser) {
-        let waiting = { Waiters.find(DetachedActionWaiterName.command, uid: user.uid) }
-        for pid in waiting() { kill(pid, SIGKILL) }
-        _ = waitUntil(5) { waiting().isEmpty }
+        // Until none is left and the wait lock is free (a loaded run showed "busy" after a waiter
+        // that was ended too early, or not yet found).
+        let lock = user.stateDir + "/wait-tips-and-updates.lock"
+        _ = waitUntil(15) {
+            let waiting = Waiters.find(DetachedActionWaiterName.command, uid: user.uid)
+            for pid in waiting { kill(pid, SIGKILL) }
+            let free = (try? run(["flock", "-n", lock, "true"], environment: ["PATH": "/usr/bin:/bin"]))?.status == 0
+            return waiting.isEmpty && (free || !FileManager.default.fileExists(atPath: lock))
+        }
     }
 
     /// Finding 1: root ran `notif deliver` with A's DBUS_SESSION_BUS_ADDRESS and DISPLAY (as `su`

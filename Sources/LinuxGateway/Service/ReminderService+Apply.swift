@@ -48,7 +48,7 @@ extension ReminderService {
         // Only once the chosen scheduler holds the plan are the others emptied: if it failed,
         // the old entries keep the reminder coming (a stale one delivers nothing anyway).
         guard report.succeeded else {
-            let removed = writable ? nil : removeEntriesRunningRefusedProgram(gateway)
+            let removed = refusedProgram() == nil ? nil : removeEntriesRunningRefusedProgram(gateway)
             let notice = [unlisted, removed].compactMap { $0 }
             return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report,
                                 notice: notice.isEmpty ? nil : notice.joined(separator: "; "))
@@ -65,11 +65,17 @@ extension ReminderService {
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: unlisted)
     }
 
+    /// notif's own program when it is there but fails the trust rule, else nil.
+    func refusedProgram() -> String? {
+        guard let path = context.executable, context.isExecutable(path), untrusted(program: path) != nil else { return nil }
+        return path
+    }
+
     /// When the program fails the trust rule, entries that still run it (written before its place
     /// became one others can change) are removed: whatever sits at that path would run as the
     /// user. Entries of another notif's program stay. Says what it removed, or could not.
     func removeEntriesRunningRefusedProgram(_ gateway: any LocalNotificationGateway) -> String? {
-        guard let path = context.executable, let found = try? gateway.installed() else { return nil }
+        guard let path = refusedProgram(), let found = try? gateway.installed() else { return nil }
         var removed: [String] = [], failed: [String] = []
         for (id, text) in found.sorted(by: { $0.key < $1.key })
         where gateway.entry(id, installed: text, userZone: context.zone).program == path {
