@@ -11,18 +11,25 @@ import Testing
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
     }
 
-    func iso(_ instant: Instant?, _ zone: ZoneRules = .utc) -> String? { instant.map { ISO8601.format($0, in: zone) } }
-
-    /// The case: built-in entries written without TZ (the daemon's zone: the system
-    /// zone, UTC here), `status` run with TZ=Asia/Kolkata. The entry shows the reminder at 09:00
-    /// UTC, not at 09:00 in Kolkata; `apply` with that TZ brings the two together.
-    @Test func aBuiltInEntryWrittenWithoutTZFiresInTheDaemonsZone() throws {
+    /// The built-in scheduler on a UTC machine, the daemon running, the reminder on and its entry
+    /// written without TZ at 06:00.
+    func builtInEntryWithoutTZ() throws -> ServiceFixture {
         var fixture = ServiceFixture(now: "2026-12-01T06:00:00+00:00")
         fixture.scheduler = .embedded
         fixture.zone = .utc
         fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
         try on(fixture)
         #expect(try fixture.service.apply().succeeded)
+        return fixture
+    }
+
+    func iso(_ instant: Instant?, _ zone: ZoneRules = .utc) -> String? { instant.map { ISO8601.format($0, in: zone) } }
+
+    /// The case: built-in entries written without TZ (the daemon's zone: the system
+    /// zone, UTC here), `status` run with TZ=Asia/Kolkata. The entry shows the reminder at 09:00
+    /// UTC, not at 09:00 in Kolkata; `apply` with that TZ brings the two together.
+    @Test func aBuiltInEntryWrittenWithoutTZFiresInTheDaemonsZone() throws {
+        var fixture = try builtInEntryWithoutTZ()
         fixture.zone = systemZone("Asia/Kolkata")
         fixture.environment["TZ"] = "Asia/Kolkata"
         let status = fixture.service.status()
@@ -43,12 +50,7 @@ import Testing
     /// written without TZ: it fires at 09:00 in Kolkata, which `status` run without TZ says,
     /// with no false alarm when run with the daemon's TZ.
     @Test func aBuiltInEntryWithoutTZFiresInTheRunningDaemonsZone() throws {
-        var fixture = ServiceFixture(now: "2026-12-01T06:00:00+00:00")
-        fixture.scheduler = .embedded
-        fixture.zone = .utc
-        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
-        try on(fixture)
-        #expect(try fixture.service.apply().succeeded)
+        var fixture = try builtInEntryWithoutTZ()
         try fixture.service.context.state.write(StateFiles.daemonZoneFile, "Asia/Kolkata")
         #expect(iso(fixture.service.status().nextReminder) == "2026-12-02T03:30:00+00:00", "09:00 in the daemon's Kolkata")
         fixture.zone = systemZone("Asia/Kolkata")
@@ -80,12 +82,7 @@ import Testing
     /// An entry none of whose runs comes when the reminder is due (a built-in entry edited to
     /// 08:00: each run is before that day's 09:00) never shows it: no next reminder, and why.
     @Test func anEntryThatNeverComesAtTheReminderTimeGivesNoNextReminder() throws {
-        var fixture = ServiceFixture(now: "2026-12-01T06:00:00+00:00")
-        fixture.scheduler = .embedded
-        fixture.zone = .utc
-        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedDaemonRunning: true)
-        try on(fixture)
-        #expect(try fixture.service.apply().succeeded)
+        let fixture = try builtInEntryWithoutTZ()
         let directory = EmbeddedScheduler(paths: fixture.scratch.paths, owner: fixture.service.context.configuration).directory
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
         let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8).replacingOccurrences(of: "time=09:00", with: "time=08:00")

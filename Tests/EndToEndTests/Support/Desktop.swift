@@ -2,42 +2,15 @@ import Foundation
 import TestSupport
 import LinuxGateway
 
-/// A headless X display (Xvfb) any user may connect to, for dunst and the other X11 servers.
+/// A headless X display (Xvfb) any user may connect to, for dunst and the other X11 servers:
+/// root's `XServer`, which picks a free display number itself.
 final class VirtualDisplay {
     let display: String
-    private let process: Process
+    private let server: XServer
 
     init(size: String = "640x480") throws {
-        // Xvfb picks a free display number itself and writes it to fd 3 (-displayfd) once it
-        // listens, so tests starting displays at the same time never share one. Process cannot
-        // hand a child fd 3, so a shell moves the pipe there from stdout.
-        let ready = Pipe()
-        let process = Process()
-        self.process = process
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec /usr/bin/Xvfb -displayfd 3 -ac -nolisten tcp -screen 0 \(size)x24 3>&1 >/dev/null 2>&1"]
-        process.standardOutput = ready
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let fd = ready.fileHandleForReading.fileDescriptor
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var text = ""
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let got = waitUntil(10) {
-            let n = read(fd, &buffer, buffer.count)
-            if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) }
-            return text.contains("\n") || !process.isRunning
-        }
-        guard got, let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            throw E2EFailure("Xvfb did not start (it said \"\(text)\")")
-        }
-        display = ":\(number)"
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        server = try XServer(nil, size: size)
+        display = server.display
     }
 }
 

@@ -8,11 +8,11 @@ final class XServer {
     private let process: Process
     private var serverPID: pid_t = 0
 
-    init(_ user: TestUser?, tcp: Bool = false) throws {
+    init(_ user: TestUser?, tcp: Bool = false, size: String = "320x240") throws {
         let ready = Pipe()
         process = Process()
         // The shell prints its pid, then becomes Xvfb, which prints the display number.
-        let script = "exec 3>&1; echo $$ >&3; exec /usr/bin/Xvfb -displayfd 3 -ac \(tcp ? "-listen tcp " : "")-screen 0 320x240x24 >/dev/null 2>&1"
+        let script = "exec 3>&1; echo $$ >&3; exec /usr/bin/Xvfb -displayfd 3 -ac \(tcp ? "-listen tcp " : "")-screen 0 \(size)x24 >/dev/null 2>&1"
         process.executableURL = URL(fileURLWithPath: user == nil ? "/bin/sh" : "/usr/sbin/runuser")
         process.arguments = (user.map { ["-u", $0.name, "--", "/bin/sh"] } ?? []) + ["-c", script]
         process.standardOutput = ready
