@@ -120,13 +120,15 @@ extension ReminderService {
                 }
                 var typed: [String: InstalledEntry] = [:]
                 let delivered = context.state.lastDelivered()
+                // Asked once: the running daemon's zone, for built-in entries written without one.
+                let daemonZone = kind == .embedded ? runningDaemonZone() : nil
                 for (id, text) in found {
                     var entry = gateway.entry(id, installed: text, userZone: context.zone)
                     entry.programRunnable = entry.program.map(context.isExecutable) ?? true
                     entry.current = wanted[id] == text
                     // A built-in entry without a zone fires in the running daemon's: maybe not this run's.
-                    let inDaemonsZone = kind == .embedded && entry.zoneVariable == nil && runningDaemonZone() != nil
-                    if !entry.current || inDaemonsZone { entry.showing = showing(of: entry, lastDelivered: delivered[id]) }
+                    let inDaemonsZone = entry.zoneVariable == nil && daemonZone != nil
+                    if !entry.current || inDaemonsZone { entry.showing = showing(of: entry, lastDelivered: delivered[id], daemonZone: daemonZone) }
                     typed[id] = entry
                 }
                 entries = typed
@@ -174,11 +176,12 @@ extension ReminderService {
     /// scheduler's runs, in the zone the entry gives `notif deliver` (its `TZ`, else the
     /// scheduler's: the system zone for cron; the running built-in daemon's `TZ`, else the system
     /// zone; the user manager's for systemd).
-    func showing(of entry: InstalledEntry, lastDelivered: CivilDate?) -> EntryShowing {
+    /// - Parameter daemonZone: the running built-in daemon's `TZ` (`runningDaemonZone`).
+    func showing(of entry: InstalledEntry, lastDelivered: CivilDate?, daemonZone: String?) -> EntryShowing {
         guard let firing = entry.firing, let reminder = reminders.first(where: { $0.id == entry.id }) else { return .asWanted }
         let system = context.systemZone, zoneInfo = context.lookup("TZDIR")
         // A built-in entry without a zone is in the running daemon's.
-        let unnamed: String? = if case .embedded = firing.schedule { runningDaemonZone() } else { nil }
+        let unnamed: String? = if case .embedded = firing.schedule { daemonZone } else { nil }
         // By name as `TZ` gives it, the way `notif deliver` finds it (glibc's rules).
         func zone(_ name: String?) -> ZoneRules? {
             guard let name = name ?? unnamed, name != system.name else { return system }
