@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Several notif processes changing settings at once, `apply` and `status` running beside them,
@@ -72,12 +73,17 @@ struct ConcurrencyTests {
         #expect(finished(), "the writers did not finish in time")
         #expect(reads > 0, "settings.json was never read while the writers ran")
         // The page may still be working through the last key bursts: once it shows the Push
-        // Notifications state its own flips add up to, it has done them all.
+        // Notifications state its own flips add up to, it has taken them all. It shows a change
+        // at once and saves it on its worker, behind the writers' locks: the file gets there later.
         let pushOn = pageFlips % 2 == 0
         try pane.waitForLine(containing: "Push Notifications", seconds: 30) { $0.contains((pushOn ? "[x] " : "[ ] ") + "Push Notifications") }
+        let saved = { () -> [String: Any]? in
+            try? JSONSerialization.jsonObject(with: Data((user.read(user.settingsPath) ?? "").utf8)) as? [String: Any]
+        }
+        _ = waitUntil(30) { saved()?["pushNotifications"] as? Bool == pushOn }
 
         // Each writer's setting ends at its last completed write.
-        let document = try #require(try JSONSerialization.jsonObject(with: Data((user.read(user.settingsPath) ?? "").utf8)) as? [String: Any])
+        let document = try #require(saved())
         let keys = ["tips-and-updates": "tipsAndUpdates", "queue-alerts": "queueAlerts", "promotions": "promotions",
                     "vibration": "vibration", "sound": "sound", "permission": "permission"]
         for writer in writers {
