@@ -53,6 +53,13 @@ import TestSupport
         let carried = try a.run([trusted, "--scheduler", "cron", "apply"], env.merging(["XDG_STATE_HOME": tmp.path + "/state"]) { $1 })
         #expect(carried.status == 1 && carried.stdout.contains("the state directory \(tmp.path)/state is in a place other users can change"), "\(carried)")
         #expect(try a.crontab().isEmpty)
+        // A zone file under /tmp, named by TZ: whoever replaces it chooses the reminder's hour.
+        try a.run(["cp", "/usr/share/zoneinfo/Europe/Berlin", tmp.path + "/zone"]).expectSuccess()
+        for tz in [tmp.path + "/zone", ":" + tmp.path + "/zone"] {
+            let zoned = try a.run([trusted, "--scheduler", "cron", "apply"], ["TZ": tz])
+            #expect(zoned.status == 1 && zoned.stdout.contains("TZ names the zone file \(tmp.path)/zone, which is in a place other users can change"), "\(zoned)")
+            #expect(try a.crontab().isEmpty)
+        }
 
         // Where only root or A can change it: root's copy, A's own copy, the build folder itself.
         let own = a.home + "/bin/notif"

@@ -5,7 +5,7 @@ import Storage
 /// The trust rule (`TrustedPath`) for what an entry names, kept in both places it matters: when an
 /// entry is written (`apply`, `set`, the page, `daemon --install-autostart`) and when a scheduled
 /// run starts (`deliver`, `daemon`). An entry names notif's program and the places its run reads
-/// (HOME, the configuration and state directories); if another user could put something at one
+/// (HOME, the configuration and state directories, a zone file TZ names); if another user could put something at one
 /// of them, the entry would one day run their program, or act on their files, as this user.
 extension ReminderService {
     /// Why an entry may not name `program` and this run's places, with what to do; nil when it may.
@@ -20,6 +20,15 @@ extension ReminderService {
             if let problem = context.trust(place) {
                 return "\(name) \(place) is in a place other users can change (\(problem)), so an entry's run could act on files they put there: "
                     + "keep notif's files in directories of your own (HOME, XDG_CONFIG_HOME, XDG_STATE_HOME)"
+            }
+        }
+        // A zone file named by path sets the hour the reminder comes: another user who could
+        // replace it could move the reminder anywhere in the day.
+        if var zone = context.lookup("TZ") {
+            if zone.hasPrefix(":") { zone.removeFirst() }
+            if zone.hasPrefix("/"), let problem = context.trust(zone) {
+                return "TZ names the zone file \(zone), which is in a place other users can change (\(problem)), so they could move your reminder to any hour: "
+                    + "keep the zone file in a directory of your own, or set TZ to a zone name such as Europe/Berlin"
             }
         }
         return nil
