@@ -75,6 +75,13 @@ public enum Posix {
         return dir.isEmpty ? "/" : dir
     }
 
+    /// Where `path` leads after every link, when it exists.
+    public static func resolved(_ path: String) -> String? {
+        guard let result = realpath(path, nil) else { return nil }
+        defer { free(result) }
+        return String(cString: result)
+    }
+
     /// The last component of `path`.
     public static func baseName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }

@@ -96,6 +96,41 @@ import TestSupport
         #expect(try pane.finished().status == 0)
     }
 
+    /// settings.json kept with the person's dotfiles, linked into place: edits of the file it
+    /// leads to (in place, and by a tool that renames a new file over it), and the link made
+    /// again to lead elsewhere, show on the page.
+    @Test func aLinkedSettingsFileIsFollowedAtItsTarget() throws {
+        let sandbox = Sandbox()
+        let target = sandbox.path + "/dotfiles/notif/settings.json"
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: target)
+        try FileManager.default.createDirectory(atPath: sandbox.configDir, withIntermediateDirectories: true)
+        #expect(symlink(target, sandbox.settingsPath) == 0)
+        let pane = try open(sandbox)
+        try pane.waitFor("[ ] Promotions")
+        try Data("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"promotions\": true}".utf8).write(to: URL(fileURLWithPath: target))
+        try pane.waitForLine(containing: "Promotions", seconds: 3) { $0.contains("[x] Promotions") }
+        try run(["sed", "-i", "s/\"promotions\": true/\"promotions\": false, \"vibration\": false/", target], environment: ["PATH": "/usr/bin:/bin"]).expectSuccess()
+        try pane.waitForLine(containing: "Vibration", seconds: 3) { $0.contains("[ ] Vibration") }
+        try pane.waitFor("[ ] Promotions")
+        // The link made again (`ln -sf`, as dotfile managers do) to a file in another directory;
+        // then that file edited.
+        let other = sandbox.path + "/dotfiles-v2/settings.json"
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"queueAlerts\": false}", to: other)
+        try run(["ln", "-sfn", other, sandbox.settingsPath], environment: ["PATH": "/usr/bin:/bin"]).expectSuccess()
+        try pane.waitForLine(containing: "Queue alerts", seconds: 3) { $0.contains("[ ] Queue alerts") }
+        try pane.waitFor("[x] Vibration")
+        try Data("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"vibration\": false}".utf8).write(to: URL(fileURLWithPath: other))
+        try pane.waitForLine(containing: "Vibration", seconds: 3) { $0.contains("[ ] Vibration") }
+        try pane.waitFor("[x] Queue alerts")
+        // The page's own change goes to the file the link leads to, and the link stays.
+        try pane.send("k", "k", "k", "k", "k", "k", "j", "j", "j", "Space")
+        try pane.waitFor("[x] Promotions")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: sandbox.settingsPath)) == other, "the link was replaced")
+        #expect(sandbox.read(other)?.contains("\"promotions\": true") == true, "\(sandbox.read(other) ?? "")")
+    }
+
     /// settings.json broken by hand under an open page: the page shows what is wrong in place of
     /// the settings; the file stays, the entry stays; reset (asked first) puts the defaults in
     /// place, keeps the file as a named copy, and says where, also after quitting.

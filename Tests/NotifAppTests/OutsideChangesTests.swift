@@ -10,8 +10,9 @@ import Testing
     let paths = NotifPaths(home: "/h", configHome: "/h/.config", stateHome: "/h/.local/state")
     var settings: String { paths.configDirectory + "/settings.json" }
 
-    func classify(_ changes: [(String, String, Bool)]) -> [OutsideChange] {
-        OutsideChanges.classify(changes.map { FileChange(directory: $0.0, name: $0.1, written: $0.2) }, paths: paths, settingsPath: settings)
+    func classify(_ changes: [(String, String, Bool)], linkedTo target: String? = nil) -> [OutsideChange] {
+        OutsideChanges.classify(changes.map { FileChange(directory: $0.0, name: $0.1, written: $0.2) }, paths: paths,
+                                settingsFiles: [settings] + [target].compactMap { $0 })
     }
 
     @Test func eachFileMeansItsChange() {
@@ -28,6 +29,15 @@ import Testing
         #expect(classify([(paths.configDirectory, "settings.json.tmp", true), (paths.stateDirectory, "session.env", true)]).isEmpty)
         // A settings.json in the state directory is not the settings.
         #expect(classify([(paths.stateDirectory, "settings.json", true)]).isEmpty)
+    }
+
+    /// settings.json as a link (dotfiles kept in a repository): a finished write of the file it
+    /// leads to is a change of the settings; other files in that directory are not.
+    @Test func theFileALinkedSettingsFileLeadsToIsTheSettings() {
+        let target = "/h/dotfiles/notif/settings.json"
+        #expect(classify([("/h/dotfiles/notif", "settings.json", true)], linkedTo: target) == [.settings])
+        #expect(classify([("/h/dotfiles/notif", "settings.json", false), ("/h/dotfiles/notif", "other.json", true)], linkedTo: target).isEmpty)
+        #expect(classify([("/h/dotfiles/notif", "settings.json", true)]).isEmpty, "no link: that file is not the settings")
     }
 
     @Test func eachChangeComesOnceInTheOrderSeen() {

@@ -78,7 +78,7 @@ public enum DaemonWatches {
         var places = [nearest(path)]
         // Watched from its own directory: its writes; from further up, the directory appearing.
         if places[0].path == Posix.directory(of: path) { places[0].finishedWritesOnly = finishedWritesOnly }
-        if let target = resolved(path), target != path {
+        if let target = Posix.resolved(path), target != path {
             places.append(WatchedPlace(directory: Posix.directory(of: target), names: .only([Posix.baseName(of: target)]),
                                        finishedWritesOnly: finishedWritesOnly))
         }
@@ -100,12 +100,5 @@ public enum DaemonWatches {
             parent = Posix.directory(of: parent)
         }
         return WatchedPlace(directory: parent, names: .only([Posix.baseName(of: child)]))
-    }
-
-    /// Where `path` leads after every link, when it exists.
-    static func resolved(_ path: String) -> String? {
-        guard let result = realpath(path, nil) else { return nil }
-        defer { free(result) }
-        return String(cString: result)
     }
 }

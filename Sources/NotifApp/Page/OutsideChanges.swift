@@ -6,9 +6,9 @@ import Storage
 /// writing, a rename into place), and only of files no read of the page's own writes to, so the
 /// page never wakes itself in a loop.
 enum OutsideChanges {
-    static func classify(_ changes: [FileChange], paths: NotifPaths, settingsPath: String) -> [OutsideChange] {
+    /// - Parameter settingsFiles: settings.json and the file it leads to when it is a link.
+    static func classify(_ changes: [FileChange], paths: NotifPaths, settingsFiles: [String]) -> [OutsideChange] {
         var result: [OutsideChange] = []
-        let settingsName = String(settingsPath.split(separator: "/").last ?? "")
         for change in changes {
             let meaning: OutsideChange?
             if change.directory == paths.stateDirectory {
@@ -19,7 +19,8 @@ enum OutsideChanges {
                 default: meaning = nil
                 }
             } else {
-                meaning = change.written && change.name == settingsName ? .settings : nil
+                let file = Posix.join(change.directory, change.name)
+                meaning = change.written && settingsFiles.contains(file) ? .settings : nil
             }
             if let meaning, !result.contains(meaning) { result.append(meaning) }
         }

@@ -48,7 +48,9 @@ final class PageSession {
             case .woken:
                 for action in mailbox.take() where code == nil { code = dispatch(action) }
             case .filesChanged(let changes):
-                for change in OutsideChanges.classify(changes, paths: paths, settingsPath: effects.context.store.settingsPath) where code == nil {
+                for change in OutsideChanges.classify(changes, paths: paths, settingsFiles: settingsFiles) where code == nil {
+                    // A link made again may lead to another directory: watched from now on.
+                    if change == .settings { watchFiles() }
                     code = dispatch(.changedElsewhere(change))
                 }
             case .suspend:
@@ -156,13 +158,21 @@ final class PageSession {
         return dispatch(.changedElsewhere(.settings))
     }
 
+    /// settings.json and, when it is a link (dotfiles kept elsewhere), the file it leads to now:
+    /// an edit of the file, or the link made again to lead elsewhere, is a change of the settings.
+    var settingsFiles: [String] {
+        let path = paths.settingsFile
+        return [path] + [Posix.resolved(path)].compactMap { $0 }.filter { $0 != path }
+    }
+
     /// Follows what other processes change: the settings, an apply somewhere, a delivery.
     func watchFiles() {
         for directory in [paths.configDirectory, paths.stateDirectory] {
             // Created when missing, so it can be watched (notif creates both anyway).
             try? FileIO.makeDirectory(directory)
         }
-        terminal.watch(directory: Posix.directory(of: effects.context.store.settingsPath))
+        // Watching a directory twice is one watch.
+        for file in settingsFiles { terminal.watch(directory: Posix.directory(of: file)) }
         terminal.watch(directory: paths.stateDirectory)
     }
 
