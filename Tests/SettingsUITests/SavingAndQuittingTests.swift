@@ -185,6 +185,25 @@ import SharedLogic
         #expect(s.screen.contains("Tips & Updates") && s.screen.contains("before-reset-20261201T080000Z"), "\(s.screen)")
     }
 
+    /// `r` on a file still broken the same way says so; a file broken another way shows its new
+    /// problem without that word, and a file that reads again leaves no word behind.
+    @Test func stillCannotBeReadIsSaidOnlyForTheSameProblem() {
+        var s = fresh()
+        s.settles = false
+        _ = s.send(.settingsUnreadable(Self.problem))
+        #expect(s.state.notice == nil)
+        #expect(s.press(.char("r")) == [.reloadPreferences])
+        _ = s.send(.settingsUnreadable(Self.problem))
+        #expect(s.state.notice?.text == "Read again: it still cannot be read.")
+        let other = "/h/.config/notif/settings.json line 1, column 8: a value cannot start with \"}\""
+        _ = s.send(.settingsUnreadable(other))
+        #expect(s.state.notice == nil && s.state.settingsProblem == other, "\(String(describing: s.state.notice))")
+        _ = s.send(.settingsUnreadable(other))
+        _ = s.send(.preferencesReloaded(NotificationPreferences()))
+        #expect(s.state.settingsProblem == nil && s.state.notice == nil, "\(String(describing: s.state.notice))")
+        #expect(!s.screen.contains("still cannot be read"), "\(s.screen)")
+    }
+
     /// A page that starts on a file that does not parse applies nothing, and quitting says so.
     @Test func aPageStartedOnABadFileAppliesNothing() {
         var state = AppState(preferences: NotificationPreferences(), status: SchedulerStatus(checked: false))
