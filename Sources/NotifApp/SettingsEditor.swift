@@ -81,6 +81,7 @@ struct SettingsEditor {
                 try store.replace(with: edited, expecting: original)
                 try? FileIO.remove(copy)
                 output.line("Saved \(path).")
+                for word in PreferencesCodec.mistypedKeys(in: try? JSONParser.parse(edited), catalog: store.catalog) { output.warn(word) }
                 return .saved
             } catch {
                 switch error {

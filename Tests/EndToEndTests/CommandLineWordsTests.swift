@@ -38,6 +38,23 @@ import Testing
         #expect(waiting.stdout.contains("Tips & Updates:     on: 09:00 daily\n"), "\(waiting)")
     }
 
+    /// A typo'd key in settings.json does nothing; `status` and `notif edit` say so, and the
+    /// key is kept as written.
+    @Test func aMistypedKeyInSettingsIsSaid() throws {
+        let sandbox = Sandbox()
+        try sandbox.write(#"{"tipsAndUpdate": true, "myTool": 1}"#, to: sandbox.settingsPath)
+        let status = try sandbox.notif(["status"])
+        #expect(status.status == 0 && status.stdout.contains("Tips & Updates:     off"), "\(status)")
+        #expect(status.stderr.contains("settings.json has the key \"tipsAndUpdate\", which notif does not read (it is kept as written); did you mean tipsAndUpdates?"),
+                "\(status)")
+        #expect(!status.stderr.contains("myTool"), "\(status)")
+        let json = try sandbox.notif(["status", "--json"])
+        #expect(json.stdout.contains("did you mean tipsAndUpdates?"), "\(json)")
+        let edit = try sandbox.notif(["edit"], ["EDITOR": "sed -i s/myTool/myTools/"])
+        #expect(edit.status == 0 && edit.stderr.contains("did you mean tipsAndUpdates?"), "\(edit)")
+        #expect(sandbox.read(sandbox.settingsPath) == #"{"tipsAndUpdate": true, "myTools": 1}"#)
+    }
+
     /// Every line of a run through the common commands and their failures: never a bracket
     /// inside another.
     @Test func noMessageNestsBrackets() throws {

@@ -157,6 +157,18 @@ import TestSupport
         #expect(Setting.scheduler.applying("anacron", to: NotificationPreferences()) == nil)
     }
 
+    /// A key a typing slip from one notif reads is named with the key meant; keys of other
+    /// tools, and the keys notif reads, are not.
+    @Test func aMistypedKeyIsNamedWithTheKeyMeant() throws {
+        let document = try JSONParser.parse(#"{"tipsAndUpdate": true, "sond": "bell", "Promotions": true, "myToolsKey": 1, "vibration": false, "version": 1}"#)
+        let said = PreferencesCodec.mistypedKeys(in: document)
+        #expect(said.count == 3, "\(said)")
+        #expect(said.first == "settings.json has the key \"tipsAndUpdate\", which notif does not read (it is kept as written); did you mean tipsAndUpdates?")
+        #expect(said.dropFirst().first?.hasSuffix("did you mean sound?") == true && said.last?.hasSuffix("did you mean promotions?") == true, "\(said)")
+        #expect(PreferencesCodec.mistypedKeys(in: PreferencesCodec.encode(NotificationPreferences())).isEmpty, "notif's own file")
+        #expect(PreferencesCodec.mistypedKeys(in: nil).isEmpty)
+    }
+
     @Test func soundCyclesBothWays() {
         #expect(NotificationSound.default.cycled(by: 1) == .chime)
         #expect(NotificationSound.silent.cycled(by: 1) == .default)

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// A command line split into global options (anywhere before `--`), the command's name and
 /// the command's own words. The first step of parsing: `--help` and `--version` are known
 /// before the command's words are looked at.

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// A command's words checked against its declaration: which (sub-)command, its options with
 /// their values, and its arguments. What the command itself still checks is only what the
 /// declaration says it checks (`checkedByCommand`).

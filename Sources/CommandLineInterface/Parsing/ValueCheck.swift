@@ -1,3 +1,5 @@
+import SharedLogic
+
 extension ValueKind {
     /// What is wrong with `text` as a value of this kind, naming `source` (the option as
     /// spelled, or the environment variable) and the value; nil when it is good.

@@ -81,8 +81,11 @@ extension ReminderService {
     public func status() -> StatusReport {
         var settingsProblem: PreferencesError?
         let preferences: NotificationPreferences
+        var mistyped: [String] = []
         do {
-            preferences = try context.store.load().preferences
+            let loaded = try context.store.load()
+            preferences = loaded.preferences
+            mistyped = PreferencesCodec.mistypedKeys(in: loaded.document, catalog: context.catalog)
         } catch {
             settingsProblem = error
             preferences = NotificationPreferences(catalog: context.catalog)
@@ -92,7 +95,7 @@ extension ReminderService {
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
         let planned = LocalReminders.plan(preferences, reminders: reminders)
         // Scheduler warnings matter only when something should fire (as apply and set say them).
-        var warnings = planned.isEmpty ? [] : choice.warnings
+        var warnings = mistyped + (planned.isEmpty ? [] : choice.warnings)
         var entries: [String: InstalledEntry]?
         var unreadable = false
         // The entries stay where the last apply put them until the next apply moves them: read

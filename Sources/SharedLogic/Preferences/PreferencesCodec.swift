@@ -119,6 +119,30 @@ public enum PreferencesCodec {
         return doc
     }
 
+    /// The keys of settings.json notif reads.
+    public static func keys(catalog: NotifCatalog = .standard) -> [String] {
+        ["version", "mode"] + catalog.items.map { item in
+            switch item {
+            case .toggle(let toggle): return toggle.jsonKey
+            case .sound: return "sound"
+            }
+        } + ["permission", "onboardingCompleted", "scheduler", "account"]
+    }
+
+    /// What to say about keys of `document` notif does not read that are a typing slip from one
+    /// it does (`tipsAndUpdate`): they do nothing, and are kept as written. Other unknown keys
+    /// (a tool's own, a later version's) are kept without a word.
+    public static func mistypedKeys(in document: JSONValue?, catalog: NotifCatalog = .standard) -> [String] {
+        let known = keys(catalog: catalog)
+        return (document?.objectMembers ?? []).compactMap { member in
+            guard !known.contains(member.key) else { return nil }
+            let meant = Suggestion.nearest(to: member.key, in: known)
+            guard !meant.isEmpty else { return nil }
+            return "settings.json has the key \(TerminalText.quoted(member.key)), which notif does not read (it is kept as written); "
+                + "did you mean " + meant.joined(separator: " or ") + "?"
+        }
+    }
+
     /// The toggles and the sound, in the table's order (settings.json and `status --json`).
     public static func orderedMembers(_ preferences: NotificationPreferences, catalog: NotifCatalog = .standard) -> [(String, JSONValue)] {
         catalog.items.map { item in

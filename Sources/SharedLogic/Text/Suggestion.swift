@@ -1,5 +1,5 @@
-/// What a message offers after a word notif does not know: the words it probably meant
-/// ("did you mean set?"), else the words it accepts ("use on or off").
+/// The words notif knows that a word it does not know probably meant ("did you mean set?"):
+/// for commands, settings and values, and for the keys of settings.json.
 public enum Suggestion {
     /// The candidates `word` most likely meant, nearest first: those it is the start of, else
     /// those a few typing slips away (one per three characters; none for shorter words).
@@ -15,14 +15,6 @@ public enum Suggestion {
         guard let best = near.map(\.1).min() else { return [] }
         let nearest = near.filter { $0.1 == best }.map(\.0)
         return nearest.count <= 3 ? nearest : []
-    }
-
-    /// `head`, then "; did you mean X?" when a candidate is near `word`, else "; use a, b or c"
-    /// (or nothing more when `listing` is false: the list is too long, or shown elsewhere).
-    public static func after(_ head: String, word: String, among candidates: [String], listing: Bool = true) -> String {
-        let near = nearest(to: word, in: candidates)
-        if !near.isEmpty { return head + "; did you mean " + Wording.list(near) + "?" }
-        return listing && !candidates.isEmpty ? head + "; use " + Wording.list(candidates) : head
     }
 
     /// How many single-character insertions, deletions, substitutions or swaps of neighbours
