@@ -53,6 +53,15 @@ import Testing
         let edit = try sandbox.notif(["edit"], ["EDITOR": "sed -i s/myTool/myTools/"])
         #expect(edit.status == 0 && edit.stderr.contains("did you mean tipsAndUpdates?"), "\(edit)")
         #expect(sandbox.read(sandbox.settingsPath) == #"{"tipsAndUpdate": true, "myTools": 1}"#)
+        // An edit kept (the editor failed): said by status until it is gone.
+        let failed = try sandbox.notif(["edit"], ["EDITOR": "sh -c 'echo changed >> \"$0\"; exit 3'"])
+        #expect(failed.status == 1, "\(failed)")
+        let kept = sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings.edit-") }
+        #expect(kept.count == 1, "\(kept)")
+        let later = try sandbox.notif(["status"])
+        #expect(later.stderr.contains("\(sandbox.configDir)/\(kept.first ?? "?") is an edit of settings.json that `notif edit` kept, or has open: it is not in use"), "\(later)")
+        try FileManager.default.removeItem(atPath: sandbox.configDir + "/" + (kept.first ?? "?"))
+        #expect(try !sandbox.notif(["status"]).stderr.contains("is an edit of settings.json"))
     }
 
     /// Every line of a run through the common commands and their failures: never a bracket

@@ -76,6 +76,16 @@ public struct StatusReport: Sendable {
 }
 
 extension ReminderService {
+    /// The copies `notif edit` kept (an editor that failed, a signal, no answer) or has open now:
+    /// what they hold is not in use until it is saved.
+    func keptEdits() -> [String] {
+        let directory = context.paths.configDirectory
+        return ((try? FileIO.names(in: directory)) ?? []).filter { $0.hasPrefix("settings.edit-") && $0.hasSuffix(".json") }.sorted().map {
+            "\(Posix.join(directory, $0)) is an edit of settings.json that `notif edit` kept, or has open: it is not in use; "
+                + "copy what you want from it with `notif edit`, then delete it"
+        }
+    }
+
     /// Reads the current state without changing anything. Settings that cannot be read are
     /// said (`settingsProblem`), and the entries are still read: what is installed, when it fires.
     public func status() -> StatusReport {
@@ -95,7 +105,7 @@ extension ReminderService {
         let choice = schedulerChoice(for: preferences, placement: placed, probe: probe, choosing: false)
         let planned = LocalReminders.plan(preferences, reminders: reminders)
         // Scheduler warnings matter only when something should fire (as apply and set say them).
-        var warnings = mistyped + (planned.isEmpty ? [] : choice.warnings)
+        var warnings = mistyped + keptEdits() + (planned.isEmpty ? [] : choice.warnings)
         var entries: [String: InstalledEntry]?
         var unreadable = false
         // The entries stay where the last apply put them until the next apply moves them: read
