@@ -94,6 +94,9 @@ struct DaemonFixture {
         let log = try daemon.fixture.service.context.deliveryLog.newest(100).reversed().map { "\($0.time) \($0.outcome.rawValue)" }
         #expect(log == ["2026-12-01T09:00:00+01:00 failed", "2026-12-01T09:10:00+01:00 delivered"], "\(log)")
         #expect(daemon.notifications == 1)
+        // The record says why it came late: the 09:00 run's failure, not a guess.
+        let shown = try daemon.fixture.service.context.deliveryLog.newest(1).first?.detail ?? ""
+        #expect(shown.hasPrefix("sent 09:10, 10 min late: the run at 09:00 failed: cannot read settings: "), "\(shown)")
     }
 
     /// An entry written with TZ set keeps that zone: a daemon started in another zone (at a

@@ -51,7 +51,8 @@ extension ReminderService {
     /// Records `reminder` shown for local `day` at `now`: the day (once per day), and a
     /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter began).
     public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, words: String) -> DeliveryRecord {
-        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince, zone: context.zone)
+        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince,
+                                         failedSince: waitingSince == nil ? firstFailure(of: reminder, on: day) : nil, zone: context.zone)
         var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
         do {
             try context.state.recordDelivered(reminder.id, on: day, at: now, zone: context.zone)
@@ -59,6 +60,12 @@ extension ReminderService {
             detail += "; could not record the day: \(error)"
         }
         return log(reminder.id, kind: .scheduled, now: now, .delivered, detail, day: day)
+    }
+
+    /// The first run of `day` that failed to show `reminder`, and why, from deliveries.jsonl.
+    func firstFailure(of reminder: LocalReminder, on day: CivilDate) -> (at: Instant, why: String)? {
+        let failed = (try? context.deliveryLog.newest(20) { $0.reminder == reminder.id && $0.day == day && $0.kind == .scheduled && $0.outcome == .failed }) ?? []
+        return failed.compactMap { record in ISO8601.parse(record.time).map { (at: $0, why: record.detail) } }.min { $0.at.seconds < $1.at.seconds }
     }
 
     /// `notif test`: a notification now, without buttons, whatever the reminder toggles say, once

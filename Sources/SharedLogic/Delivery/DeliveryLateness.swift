@@ -13,9 +13,13 @@ public enum DeliveryLateness {
     public static let lateAfter: Int64 = 60
 
     /// `sent 09:02, 2 min late: no notification service until then`, or nil when it was on time.
-    /// - Parameter waitingSince: when a run found no notification service and its waiter began
-    ///   (nil: the run that showed it is the first that came).
-    public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, zone: ZoneRules) -> String? {
+    /// - Parameters:
+    ///   - waitingSince: when a run found no notification service and its waiter began
+    ///     (nil: the run that showed it is the first that came).
+    ///   - failedSince: when an earlier run that day failed, and why (settings.json could not
+    ///     be read, say): the reason it came late, rather than a guess.
+    public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?,
+                            failedSince: (at: Instant, why: String)? = nil, zone: ZoneRules) -> String? {
         let due = ReminderClock.fireInstant(of: reminder.time, on: day, in: zone)
         let late = shownAt.seconds - due.seconds
         guard late >= (waitingSince == nil ? lateAfter : 1) else { return nil }
@@ -24,6 +28,8 @@ public enum DeliveryLateness {
             why = "no run until \(clock(waitingSince, zone)), then no notification service until then"
         } else if waitingSince != nil {
             why = "no notification service until then"
+        } else if let failedSince, failedSince.at.seconds >= due.seconds {
+            why = "the run at \(clock(failedSince.at, zone)) failed: \(failedSince.why)"
         } else {
             why = "the first run since \(reminder.time) (the machine was off or asleep, or no scheduler ran)"
         }
