@@ -32,7 +32,8 @@ public struct FileChange: Equatable, Hashable, Sendable {
     public let directory: String
     /// The file's name in it (empty for the directory itself).
     public let name: String
-    /// A write finished: closed after writing, or renamed into place; false when it was only
+    /// A write finished: closed after writing, renamed into place, or the file renamed away or
+    /// removed; false when it was only
     /// closed after reading (a lock file some notif process released, say).
     public let written: Bool
 
@@ -265,14 +266,14 @@ public final class CursesTerminal {
         }
     }
 
-    /// Watches `directory`: files in it closed, or renamed into it, come back as `.filesChanged`.
-    /// Only finished writes count: a file being created or written (truncated first, as `cat >`
-    /// and many editors do) is not read before its writer closes it.
+    /// Watches `directory`: files in it closed, renamed into or out of it, or deleted, come back
+    /// as `.filesChanged`. Only finished writes count: a file being created or written (truncated
+    /// first, as `cat >` and many editors do) is not read before its writer closes it.
     @discardableResult
     public func watch(directory: String) -> Bool {
         if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard watchFD >= 0 else { return false }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO)
+        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
         let wd = inotify_add_watch(watchFD, directory, mask)
         guard wd >= 0 else { return false }
         watched[wd] = directory

@@ -96,6 +96,24 @@ import TestSupport
         #expect(try pane.finished().status == 0)
     }
 
+    /// settings.json removed under an open page: the defaults every run now reads are shown, and
+    /// said; a change then saves them to a new file.
+    @Test func aRemovedSettingsFileBringsTheDefaults() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"promotions\": true}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        try pane.waitFor("[x] Promotions")
+        try FileManager.default.removeItem(atPath: sandbox.settingsPath)
+        try pane.waitFor("settings.json was removed: the defaults are in force", seconds: 5)
+        try pane.waitFor("[ ] Promotions")
+        try pane.send("k", "k", "k", "k", "k", "k", "j", "j", "Space")
+        try pane.waitFor("[ ] Queue alerts")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+        let saved = sandbox.read(sandbox.settingsPath) ?? ""
+        #expect(saved.contains("\"queueAlerts\": false") && saved.contains("\"promotions\": false"), "\(saved)")
+    }
+
     /// settings.json kept with the person's dotfiles, linked into place: edits of the file it
     /// leads to (in place, and by a tool that renames a new file over it), and the link made
     /// again to lead elsewhere, show on the page.

@@ -42,12 +42,14 @@ struct PageEffects: Sendable {
     }
 
     /// The settings as they are once a write to them is finished: a file that does not parse is
-    /// read again after a quiet moment before it is believed (`loadSettled`). A file that is not
-    /// there changes nothing on the page.
+    /// read again after a quiet moment before it is believed (`loadSettled`). A file removed
+    /// brings the defaults, and says so.
     func reload() -> Action? {
         do {
             let loaded = try context.store.loadSettled()
-            return loaded.fileExisted ? .preferencesReloaded(loaded.preferences) : nil
+            // Removed (and not put back within a moment): the defaults are what every run now reads.
+            return .preferencesReloaded(loaded.preferences, notice: loaded.fileExisted ? nil
+                : "settings.json was removed: the defaults are in force; a change saves them to a new settings.json")
         } catch {
             return .settingsUnreadable(error.description)
         }

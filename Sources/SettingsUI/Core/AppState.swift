@@ -63,6 +63,9 @@ public enum Dialog: Equatable, Sendable {
 
 /// A one-line message under the status area.
 public struct Notice: Equatable, Sendable {
+    /// `r` read settings.json again, and it has the same problem.
+    public static let stillUnreadable = Notice("Read again: it still cannot be read.", warning: true)
+
     public var text: String
     public var isWarning: Bool
     /// Said by an apply about itself (`Moved the reminder …`): the next apply, or a change made

@@ -57,7 +57,7 @@ public enum SettingsApp {
                 // It reads again (fixed, edited or reset): these settings are the ones in force
                 // now, so the scheduler is brought in line with them, as `notif edit` does.
                 next.settingsProblem = nil
-                if notice == nil { next.notice = nil }
+                if next.notice == .stillUnreadable { next.notice = nil }
                 if case .resetSettings? = next.dialog { next.dialog = nil }
                 next.savedPreferences = preferences
                 next.showSavedWithChanges()
@@ -73,7 +73,7 @@ public enum SettingsApp {
         case .settingsUnreadable(let problem):
             // In place of the settings until it reads again; what was open over them closes.
             // The same problem again (`r` before it was fixed) is said; a new one shows itself.
-            next.notice = next.settingsProblem == problem ? Notice("Read again: it still cannot be read.", warning: true) : nil
+            next.notice = next.settingsProblem == problem ? .stillUnreadable : nil
             next.settingsProblem = problem
             if next.dialog != nil, next.screen == .page { next.dialog = nil }
             next.requestScheduling(.refresh, effects: &effects)
