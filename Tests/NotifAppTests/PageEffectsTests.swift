@@ -123,7 +123,12 @@ import TestSupport
         #expect(copy.hasPrefix(path + ".before-reset-"), "\(notice)")
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{ not json")
         try FileManager.default.removeItem(atPath: path)
-        #expect(effects(fixture).perform(.reloadPreferences) == nil)
+        // Removed: the defaults, said.
+        guard case .preferencesReloaded(let defaults, let removed?)? = effects(fixture).perform(.reloadPreferences) else {
+            Issue.record("a removed file did not bring the defaults")
+            return
+        }
+        #expect(defaults[.tipsAndUpdates] == false && removed.hasPrefix("settings.json was removed: the defaults are in force"), "\(removed)")
     }
 
     @Test func aTestNotificationSaysWhetherItWasShownAndTheHistoryListsIt() throws {
