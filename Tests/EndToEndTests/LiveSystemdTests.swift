@@ -17,10 +17,10 @@ struct LiveSystemdTests {
         let binary: String
         let manager: LiveUserManager
 
-        init(_ name: String, zone: String, display: VirtualDisplay? = nil) throws {
+        init(_ name: String, zone: String, display: VirtualDisplay? = nil, managerTZ: String? = nil) throws {
             user = try TestUser.make(name)
             binary = try NotifBinary.releaseCopy(in: sandbox)
-            manager = try LiveUserManager(user: user, zone: zone, display: display)
+            manager = try LiveUserManager(user: user, zone: zone, display: display, swappable: managerTZ != nil, managerTZ: managerTZ)
         }
 
         /// notif as a program of the desktop session (no scheduler forced: it finds systemd).
@@ -239,6 +239,30 @@ struct LiveSystemdTests {
             #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
         }
         #expect(try live.manager.shown().map(\.summary) == ["Tips & Updates"])
+        withExtendedLifetime(display) {}
+    }
+
+    /// The manager was started with a `TZ` of its own (Asia/Tokyo), the system zone is another and
+    /// notif runs without `TZ`: the manager reads a calendar without a zone in Tokyo, so the timer
+    /// holds the Tokyo times that are 09:00 in the system zone. It fires then, status says so.
+    @Test(.timeLimit(.minutes(5)))
+    func aManagerWithATZOfItsOwnFiresAtNineInTheSystemZone() async throws {
+        let display = try VirtualDisplay()
+        let zone = try ShiftedZone(nineOClockIn: 20)
+        let live = try Setup("notif-trlv-mtz", zone: zone.name, display: display, managerTZ: "Asia/Tokyo")
+        let timer = try live.turnOn()
+        #expect(try live.manager.timers()[timer] == .some(zone.nine), "the manager's next elapse is not 09:00 in the system zone")
+        let status = try live.notif(["status"])
+        #expect(status.stdout.contains("In sync:            yes\n") && status.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(status)")
+        try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead")
+        let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
+        let lines = DeliveryLine.all(of: live.user)
+        #expect(fired && lines.count == 1, "\(lines)")
+        if let line = lines.first {
+            #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
+            // Counted in the system zone, not in the manager's Tokyo.
+            #expect(line.text.contains("\"time\":\"\(zone.iso(zone.nine).prefix(16))"), "\(line.text)")
+        }
         withExtendedLifetime(display) {}
     }
 }

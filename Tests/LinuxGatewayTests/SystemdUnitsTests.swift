@@ -50,13 +50,13 @@ import SharedLogic
                               catchUpCommand: prefix + [program, "deliver", "--catch-up", "tips-and-updates"])
     }
 
-    func write(_ entry: ScheduledEntry, in dir: String) throws -> [String] {
+    func write(_ entry: ScheduledEntry, in dir: String, managerHasZone: Bool = false) throws -> [String] {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let timer = dir + "/" + SystemdUnits.timerName("tips-and-updates", tag: testOwner.tag)
         let service = dir + "/" + SystemdUnits.serviceName("tips-and-updates", tag: testOwner.tag)
         let calendars = SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 1_795_000_000))
         try SystemdUnits.timer(for: entry, owner: testOwner, calendars: calendars).write(toFile: timer, atomically: true, encoding: .utf8)
-        try SystemdUnits.service(for: entry).write(toFile: service, atomically: true, encoding: .utf8)
+        try SystemdUnits.service(for: entry, managerHasZone: managerHasZone).write(toFile: service, atomically: true, encoding: .utf8)
         return [timer, service]
     }
 
@@ -72,6 +72,19 @@ import SharedLogic
         // The program path: `%` doubled, `$` as is (systemd does not expand variables there).
         let execStart = "\nExecStart=\"\(scratch.path)/my bin 100%% %%n $HOME/notif\" deliver --catch-up tips-and-updates\n"
         #expect(service.contains(execStart), "\(service)")
+    }
+
+    /// Under a manager with a `TZ` of its own, the service of an entry without one drops it, so
+    /// `notif deliver` counts in the system zone; systemd's verify takes the line.
+    @Test func underAManagerWithAZoneTheServiceDropsIt() throws {
+        let scratch = Scratch()
+        let program = scratch.path + "/bin/notif"
+        try Self.program(at: program)
+        let files = try write(entry(program: program), in: scratch.path + "/units", managerHasZone: true)
+        let result = try Self.verify(files, scratch: scratch)
+        #expect(result.exitStatus == 0 && result.stderr.isEmpty, "\(result.failureSummary)\n\(String(decoding: result.stderr, as: UTF8.self))")
+        #expect(try String(contentsOfFile: files[1], encoding: .utf8).contains("\nUnsetEnvironment=TZ\nExecStart="))
+        #expect(try !SystemdUnits.service(for: entry(program: program)).contains("UnsetEnvironment"), "a manager in the system zone: as before")
     }
 
     @Test func withXDGDirectoriesCarriedThroughEnvTheArgumentsAreEscapedToo() throws {
@@ -165,6 +178,36 @@ import SharedLogic
         for managerZone in ["UTC", "America/New_York", "Pacific/Kiritimati"] {
             #expect(try Self.elapses(calendars[0], from: base, tz: managerZone) == utc, "manager in \(managerZone)")
         }
+    }
+
+    /// A manager started with a `TZ` of its own reads a calendar without a zone in that zone:
+    /// the timer gets the times there that are 09:00 in the system zone the user sees, and
+    /// systemd's calendar code, run in the manager's zone, elapses at 09:00 system time.
+    @Test func aManagerWithATZOfItsOwnGetsTheSystemZonesNineInItsZone() throws {
+        let entry = entry(program: "/usr/local/bin/notif")
+        let berlin = systemZone("Europe/Berlin")
+        let calendars = SystemdUnits.calendars(for: entry, systemZone: berlin, managerOwnZone: systemZone("Asia/Tokyo"),
+                                               now: Instant(seconds: 1_795_000_000))
+        #expect(calendars == ["*-*-* 16:00:00", "*-*-* 17:00:00"], "09:00 Berlin in Tokyo, summer and winter")
+        let elapses = try calendars.flatMap { try Self.elapses($0, from: "2026-11-30 12:00:00", count: 2, tz: "Asia/Tokyo") }.sorted()
+        // 08:00 UTC is 09:00 in Berlin in winter; the other line, 08:00 there, wakes a deliver that does nothing.
+        #expect(elapses == ["2026-12-01 07:00:00 UTC", "2026-12-01 08:00:00 UTC", "2026-12-02 07:00:00 UTC", "2026-12-02 08:00:00 UTC"])
+        // A manager in the system zone keeps the one calendar without a zone.
+        #expect(SystemdUnits.calendars(for: entry, systemZone: berlin, now: Instant(seconds: 1_795_000_000)) == ["*-*-* 09:00:00"])
+        // A zone named in TZ goes in by name, whatever the manager's.
+        let kolkata = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/n"], catchUpCommand: ["/n"],
+                                     zone: systemZone("Asia/Kolkata"), zoneVariable: "Asia/Kolkata")
+        #expect(SystemdUnits.calendars(for: kolkata, systemZone: berlin, managerOwnZone: systemZone("Asia/Tokyo"), now: Instant(seconds: 0))
+                == ["*-*-* 09:00:00 Asia/Kolkata"])
+    }
+
+    /// The manager's own zone comes from `TZ` (and `TZDIR`) in its environment block; none without one.
+    @Test func theManagersZoneIsTheTZOfItsEnvironment() {
+        func block(_ variables: [String]) -> [UInt8] { variables.flatMap { Array($0.utf8) + [0] } }
+        #expect(SystemdManagerZone.zone(environ: block(["HOME=/home/u", "TZ=Asia/Tokyo", "LANG=C.UTF-8"]))?.name == "Asia/Tokyo")
+        #expect(SystemdManagerZone.zone(environ: block(["HOME=/home/u", "PATH=/usr/bin"])) == nil)
+        #expect(SystemdManagerZone.zone(environ: block(["TZ=NTF-5:37"])).map { $0.offset(at: Instant(seconds: 0)) } == 5 * 3_600 + 37 * 60)
+        #expect(SystemdManagerZone.zone(environ: []) == nil)
     }
 
     @Test func tzValuesSystemdCannotNameFallBackToSystemZoneTimes() throws {

@@ -89,8 +89,7 @@ public final class SchedulerProbe: Sendable {
     /// (`XDG_RUNTIME_DIR` when absolute, else /run/user/UID). The socket file stays behind a
     /// manager that died or was stopped, so only a connection it accepts counts.
     static func systemdManagerAnswers(runtimeDirectory: String?) -> Bool {
-        let runtime = runtimeDirectory.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/run/user/\(getuid())"
-        return UnixSocket.listener(Posix.join(runtime, "systemd/private"), abstract: false) != nil
+        UnixSocket.listener(SystemdManagerZone.privateSocket(runtimeDirectory: runtimeDirectory), abstract: false) != nil
     }
 
     /// root's cron daemon: a process named cron/crond whose real and effective uid are 0, from

@@ -19,6 +19,14 @@ public struct NotifContext: Sendable {
         set { systemZoneSource = Lazy(newValue) }
     }
     private var systemZoneSource: Lazy<ZoneRules> = Lazy { SystemTimeZone.current(environment: nil) }
+    /// The zone of a running systemd user manager's own `TZ`, which it reads timer calendars
+    /// in; nil when it runs in the system zone (as managers usually do) or none runs
+    /// (`SystemdManagerZone`). Asked the first time it is needed.
+    public var managerOwnZone: ZoneRules? {
+        get { managerOwnZoneSource.value }
+        set { managerOwnZoneSource = Lazy(newValue) }
+    }
+    private var managerOwnZoneSource: Lazy<ZoneRules?> = Lazy(nil)
     public var runner: any ProcessRunner
     /// The process environment (`getenv` in the real program).
     public var lookup: @Sendable (String) -> String?
@@ -97,6 +105,7 @@ public struct NotifContext: Sendable {
         // Read from the password database once, however many entries ask.
         let accountHome = Lazy<String?> { Posix.currentUser().home }
         context.accountHome = { accountHome.value }
+        context.managerOwnZoneSource = Lazy { SystemdManagerZone.own(runtimeDirectory: lookup("XDG_RUNTIME_DIR")) }
         return context
     }
 

@@ -50,6 +50,7 @@ extension ReminderService {
         case .systemd:
             let probe = context.probe
             return SystemdTimerGateway(runner: context.runner, paths: context.paths, owner: owner, systemZone: { context.systemZone },
+                                       managerOwnZone: { context.managerOwnZone },
                                        clock: context.clock, managerRunning: { probe().systemdUserManagerRunning })
         case .embedded: return EmbeddedScheduler(paths: context.paths, owner: owner)
         }

@@ -26,13 +26,17 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     /// `~/.config`, given to systemctl so it edits the same directory.
     let configHome: String
     let owner: ConfigurationID
-    /// The zone the user manager runs timers in: the system zone (/etc/localtime).
+    /// The system zone (/etc/localtime): the user's zone when `TZ` is unset, and the one the
+    /// user manager runs timers in unless it has a `TZ` of its own.
     let systemZone: @Sendable () -> ZoneRules
+    /// The zone of the manager's own `TZ`, nil when it runs in the system zone (`SystemdManagerZone`).
+    let managerOwnZone: @Sendable () -> ZoneRules?
     let clock: any WallClock
     let managerRunning: @Sendable () -> Bool
     let timeout: Double
 
     public init(runner: any ProcessRunner, paths: NotifPaths, owner: ConfigurationID, systemZone: @escaping @Sendable () -> ZoneRules = { .utc },
+                managerOwnZone: @escaping @Sendable () -> ZoneRules? = { nil },
                 clock: any WallClock = SystemClock(), managerRunning: @escaping @Sendable () -> Bool, timeout: Double = 30) {
         self.runner = runner
         configHome = Posix.join(paths.home, ".config")
@@ -40,6 +44,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         stampDirectory = Posix.join(paths.home, ".local/share/systemd/timers")
         self.owner = owner
         self.systemZone = systemZone
+        self.managerOwnZone = managerOwnZone
         self.clock = clock
         self.managerRunning = managerRunning
         self.timeout = timeout
@@ -77,11 +82,16 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     static let untaggedNote = "(untagged units of an earlier notif)\n"
 
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
-        Self.combined(timer: timer(for: entry), service: try SystemdUnits.service(for: entry), enabled: true)
+        Self.combined(timer: timer(for: entry), service: try service(for: entry), enabled: true)
+    }
+
+    func service(for entry: ScheduledEntry) throws(GatewayError) -> String {
+        try SystemdUnits.service(for: entry, managerHasZone: managerOwnZone() != nil)
     }
 
     func timer(for entry: ScheduledEntry) -> String {
-        SystemdUnits.timer(for: entry, owner: owner, calendars: SystemdUnits.calendars(for: entry, systemZone: systemZone(), now: clock.now()))
+        SystemdUnits.timer(for: entry, owner: owner, calendars: SystemdUnits.calendars(for: entry, systemZone: systemZone(), managerOwnZone: managerOwnZone(),
+                                                                                     now: clock.now()))
     }
 
     /// What `installed()` reports for one reminder: both files and whether the timer is enabled.
@@ -93,7 +103,9 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         // Only untagged units of an earlier notif are there when the text starts with the note.
         let tag = text.hasPrefix(Self.untaggedNote) ? nil : owner.tag
         let execStart = text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }
+        // The TZ the service gives `notif deliver`: its own, or the system zone when it drops the manager's.
         let zone = execStart.flatMap { CommandWords.assignments(CommandWords.systemd(execStart: String($0.dropFirst("ExecStart=".count))))["TZ"] }
+            ?? (text.contains("\n" + SystemdUnits.unsetZone + "\n") ? systemZone().name : nil)
         return InstalledEntry(id: id, current: false, enabled: isEnabled(SystemdUnits.timerName(id, tag: tag)),
                               program: SystemdUnits.conditionProgram(inService: text),
                               firing: firing(text, userZone: userZone, time: LocalReminders.reminder(id: id)?.time), zoneVariable: zone)
@@ -103,7 +115,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     func firing(_ installed: String, userZone: ZoneRules, time: DailyTime? = nil) -> EntryFiring? {
         let calendars = SystemdUnits.calendars(inTimer: installed).map(SystemdCalendar.init(parsing:))
         guard !calendars.isEmpty else { return nil }
-        return EntryFiring(.systemd(calendars: calendars, managerZone: systemZone().name),
+        return EntryFiring(.systemd(calendars: calendars, managerZone: (managerOwnZone() ?? systemZone()).name),
                            wanted: time.map { WantedTime(time: $0, zone: userZone.name) },
                            earlierNotif: installed.hasPrefix(Self.untaggedNote))
     }
@@ -115,7 +127,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         let timerName = SystemdUnits.timerName(id, tag: owner.tag)
         var changed = false
         // The service first, so the timer never names a unit that is not there yet.
-        let files = [(path(SystemdUnits.serviceName(id, tag: owner.tag)), try SystemdUnits.service(for: entry)),
+        let files = [(path(SystemdUnits.serviceName(id, tag: owner.tag)), try service(for: entry)),
                      (path(timerName), timer(for: entry))]
         for (path, text) in files {
             let current = try ownFile(path)

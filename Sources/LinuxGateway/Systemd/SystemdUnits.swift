@@ -32,7 +32,8 @@ public enum SystemdUnits {
     }
 
     /// The `OnCalendar=` values for `entry`. With `TZ` unset, the reminder's time in the manager's
-    /// own zone, which is the system zone notif shows (`*-*-* 09:00:00`). With a `TZ` systemd knows
+    /// own zone, which is the system zone notif shows (`*-*-* 09:00:00`); a manager with a `TZ` of
+    /// its own gets each time in its zone that is the reminder's time in the system zone. With a `TZ` systemd knows
     /// by name, that time in that zone (`*-*-* 09:00:00 Asia/Kolkata`). With any other `TZ` (a
     /// POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`, or a file outside the zone database), each time
     /// in the system zone that is the reminder's time in the user's zone (`SchedulerTimes`).
@@ -41,20 +42,21 @@ public enum SystemdUnits {
     /// clock jumps from 08:30 to 09:30) makes the first moment after it the firing; systemd skips
     /// that moment as a daily time, so each such day to the horizon gets a dated calendar in UTC
     /// (`2027-03-28 07:30:00 UTC`). No zone of today's database has such a gap.
-    public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, now: Instant,
+    public static func calendars(for entry: ScheduledEntry, systemZone: ZoneRules, managerOwnZone: ZoneRules? = nil, now: Instant,
                                  zoneInfo: String = SystemdZone.zoneInfo) -> [String] {
         let userZone = entry.zoneVariable == nil ? systemZone : entry.zone
         let gaps = SchedulerTimes.gapEnds(of: entry.reminder, in: userZone, from: now).map(utcCalendar)
         // In the user's own zone the reminder's time is the only daily one (a gap's end is dated).
         let own = { (slot: SchedulerTimes.Slot) in slot.time == entry.reminder.time }
-        guard let variable = entry.zoneVariable else {
-            return SchedulerTimes.slots(of: entry.reminder, in: systemZone, seenFrom: systemZone, from: now).filter(own).map(calendar) + gaps
-        }
-        if let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) {
+        if let variable = entry.zoneVariable, let name = SystemdZone.calendarName(forTZ: variable, zoneInfo: zoneInfo) {
             return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: entry.zone, from: now).filter(own)
                 .map { calendar($0) + " " + name } + gaps
         }
-        return SchedulerTimes.slots(of: entry.reminder, in: entry.zone, seenFrom: systemZone, from: now).map(calendar) + gaps
+        // A calendar without a zone is read in the manager's zone.
+        if entry.zoneVariable == nil && managerOwnZone == nil {
+            return SchedulerTimes.slots(of: entry.reminder, in: systemZone, seenFrom: systemZone, from: now).filter(own).map(calendar) + gaps
+        }
+        return SchedulerTimes.slots(of: entry.reminder, in: userZone, seenFrom: managerOwnZone ?? systemZone, from: now).map(calendar) + gaps
     }
 
     /// `2027-03-28 07:30:00 UTC`: one moment.
@@ -94,7 +96,10 @@ public enum SystemdUnits {
             """
     }
 
-    public static func service(for entry: ScheduledEntry) throws(GatewayError) -> String {
+    /// The service that runs the catch-up delivery. An entry without `TZ` is in the system zone:
+    /// under a manager with a `TZ` of its own (`managerHasZone`), the service drops it
+    /// (`UnsetEnvironment=TZ`), so `notif deliver` counts the day in the system zone too.
+    public static func service(for entry: ScheduledEntry, managerHasZone: Bool = false) throws(GatewayError) -> String {
         """
         \(marker)
         [Unit]
@@ -103,10 +108,13 @@ public enum SystemdUnits {
 
         [Service]
         Type=oneshot
-        ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
+        \(entry.zoneVariable == nil && managerHasZone ? unsetZone + "\n" : "")ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
 
         """
     }
+
+    /// The line of a service that runs `notif deliver` in the system zone whatever the manager's.
+    static let unsetZone = "UnsetEnvironment=TZ"
 
     /// `path` as a `ConditionFileIsExecutable=` value: specifiers doubled. systemd takes the rest of
     /// the line as it is (no quotes, no escapes), so a path with a line break, or ending in a

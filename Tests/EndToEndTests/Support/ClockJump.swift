@@ -69,10 +69,13 @@ final class JumpSetup {
         Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 + lead) / 60).rounded(.up) * 60)
     }
 
-    /// Waits (without holding a thread) until `change`, then calls `swap` with the new zone, for a swap.
-    func swapWhenDue(_ swap: (String) throws -> Void) async throws {
+    /// Waits (without holding a thread) until `lead` seconds before `change`, then calls `swap`
+    /// with the new zone, for a swap. cron looks at the clock once a minute, on the minute: a swap
+    /// it has not seen by then waits for the next minute, so its test swaps a moment early.
+    func swapWhenDue(lead: TimeInterval = 0, _ swap: (String) throws -> Void) async throws {
         guard let swapTo else { return }
-        while change.timeIntervalSinceNow > 0 { try await Task.sleep(nanoseconds: UInt64(min(0.2, change.timeIntervalSinceNow) * 1e9) + 1) }
+        let at = change.addingTimeInterval(-lead)
+        while at.timeIntervalSinceNow > 0 { try await Task.sleep(nanoseconds: UInt64(min(0.2, at.timeIntervalSinceNow) * 1e9) + 1) }
         try swap(swapTo)
     }
 }

@@ -27,10 +27,14 @@ final class LiveUserManager {
     private let log: String
     private var process: BackgroundProcess?
 
-    init(user: TestUser, zone: String, display: VirtualDisplay? = nil, swappable: Bool = false) throws {
+    /// With `swappable`, a `TZ` for the manager alone (its own zone, unlike the system's), or nil.
+    let managerTZ: String?
+
+    init(user: TestUser, zone: String, display: VirtualDisplay? = nil, swappable: Bool = false, managerTZ: String? = nil) throws {
         self.user = user
         self.zone = zone
         self.swappable = swappable
+        self.managerTZ = managerTZ
         self.display = display?.display
         gid = try EndToEndTests.run(["id", "-g", user.name], environment: ["PATH": "/usr/bin:/bin"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -71,7 +75,7 @@ final class LiveUserManager {
         }
         var managerEnv = ["HOME": user.home, "USER": user.name, "LOGNAME": user.name, "XDG_RUNTIME_DIR": runtimeDirectory,
                           "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
-        if !swappable { managerEnv["TZ"] = zone }
+        if !swappable { managerEnv["TZ"] = zone } else if let managerTZ { managerEnv["TZ"] = managerTZ }
         if let display {
             managerEnv["DISPLAY"] = display
             try activateDunst()
