@@ -50,13 +50,13 @@ import SharedLogic
                               catchUpCommand: prefix + [program, "deliver", "--catch-up", "tips-and-updates"])
     }
 
-    func write(_ entry: ScheduledEntry, in dir: String, managerHasZone: Bool = false) throws -> [String] {
+    func write(_ entry: ScheduledEntry, in dir: String) throws -> [String] {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let timer = dir + "/" + SystemdUnits.timerName("tips-and-updates", tag: testOwner.tag)
         let service = dir + "/" + SystemdUnits.serviceName("tips-and-updates", tag: testOwner.tag)
         let calendars = SystemdUnits.calendars(for: entry, systemZone: .utc, now: Instant(seconds: 1_795_000_000))
         try SystemdUnits.timer(for: entry, owner: testOwner, calendars: calendars).write(toFile: timer, atomically: true, encoding: .utf8)
-        try SystemdUnits.service(for: entry, managerHasZone: managerHasZone).write(toFile: service, atomically: true, encoding: .utf8)
+        try SystemdUnits.service(for: entry).write(toFile: service, atomically: true, encoding: .utf8)
         return [timer, service]
     }
 
@@ -74,17 +74,19 @@ import SharedLogic
         #expect(service.contains(execStart), "\(service)")
     }
 
-    /// Under a manager with a `TZ` of its own, the service of an entry without one drops it, so
-    /// `notif deliver` counts in the system zone; systemd's verify takes the line.
-    @Test func underAManagerWithAZoneTheServiceDropsIt() throws {
+    /// The service of an entry without `TZ` drops any the manager has, so `notif deliver` counts
+    /// in the system zone; one with `TZ` carries it. systemd's verify takes both.
+    @Test func theServiceOfAnEntryWithoutTZDropsTheManagers() throws {
         let scratch = Scratch()
         let program = scratch.path + "/bin/notif"
         try Self.program(at: program)
-        let files = try write(entry(program: program), in: scratch.path + "/units", managerHasZone: true)
+        let files = try write(entry(program: program), in: scratch.path + "/units")
         let result = try Self.verify(files, scratch: scratch)
         #expect(result.exitStatus == 0 && result.stderr.isEmpty, "\(result.failureSummary)\n\(String(decoding: result.stderr, as: UTF8.self))")
         #expect(try String(contentsOfFile: files[1], encoding: .utf8).contains("\nUnsetEnvironment=TZ\nExecStart="))
-        #expect(try !SystemdUnits.service(for: entry(program: program)).contains("UnsetEnvironment"), "a manager in the system zone: as before")
+        let zoned = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/usr/bin/env", "TZ=Asia/Tokyo", program],
+                                   catchUpCommand: ["/usr/bin/env", "TZ=Asia/Tokyo", program], zone: systemZone("Asia/Tokyo"), zoneVariable: "Asia/Tokyo")
+        #expect(try !SystemdUnits.service(for: zoned).contains("UnsetEnvironment"))
     }
 
     @Test func withXDGDirectoriesCarriedThroughEnvTheArgumentsAreEscapedToo() throws {

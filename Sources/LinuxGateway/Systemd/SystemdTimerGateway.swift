@@ -82,11 +82,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     static let untaggedNote = "(untagged units of an earlier notif)\n"
 
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
-        Self.combined(timer: timer(for: entry), service: try service(for: entry), enabled: true)
-    }
-
-    func service(for entry: ScheduledEntry) throws(GatewayError) -> String {
-        try SystemdUnits.service(for: entry, managerHasZone: managerOwnZone() != nil)
+        Self.combined(timer: timer(for: entry), service: try SystemdUnits.service(for: entry), enabled: true)
     }
 
     func timer(for entry: ScheduledEntry) -> String {
@@ -127,7 +123,7 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         let timerName = SystemdUnits.timerName(id, tag: owner.tag)
         var changed = false
         // The service first, so the timer never names a unit that is not there yet.
-        let files = [(path(SystemdUnits.serviceName(id, tag: owner.tag)), try service(for: entry)),
+        let files = [(path(SystemdUnits.serviceName(id, tag: owner.tag)), try SystemdUnits.service(for: entry)),
                      (path(timerName), timer(for: entry))]
         for (path, text) in files {
             let current = try ownFile(path)

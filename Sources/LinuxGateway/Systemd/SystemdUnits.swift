@@ -97,9 +97,9 @@ public enum SystemdUnits {
     }
 
     /// The service that runs the catch-up delivery. An entry without `TZ` is in the system zone:
-    /// under a manager with a `TZ` of its own (`managerHasZone`), the service drops it
-    /// (`UnsetEnvironment=TZ`), so `notif deliver` counts the day in the system zone too.
-    public static func service(for entry: ScheduledEntry, managerHasZone: Bool = false) throws(GatewayError) -> String {
+    /// its service drops any `TZ` the manager has (`UnsetEnvironment=TZ`: its own, or one set
+    /// with `systemctl --user set-environment`), so `notif deliver` counts the day there too.
+    public static func service(for entry: ScheduledEntry) throws(GatewayError) -> String {
         """
         \(marker)
         [Unit]
@@ -108,7 +108,7 @@ public enum SystemdUnits {
 
         [Service]
         Type=oneshot
-        \(entry.zoneVariable == nil && managerHasZone ? unsetZone + "\n" : "")ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
+        \(entry.zoneVariable == nil ? unsetZone + "\n" : "")ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
 
         """
     }
