@@ -85,7 +85,8 @@ public enum NotifCommandLine {
                         Fires: words), firingSchedule (the same as facts: the scheduler, its times and \
                         zone, the reminder's time in your zone), cannotFire (entries that are there but \
                         cannot fire: reason and \
-                        message), nextReminderNone, wantedReminder (the reminder's time in your zone when \
+                        message), nextReminderNone, nextReminderWaiting (while today's waits for a \
+                        notification service: since when; nextReminder is then null), wantedReminder (the reminder's time in your zone when \
                         the installed entries fire at another: nextReminder is when they really do), \
                         settingsProblem (why settings.json cannot be read, or null: then mode, \
                         preferences, permission and planned are null and the command exits 1), warnings, \

@@ -107,7 +107,8 @@ struct Commands {
         func when(_ time: Instant) -> String { "\(time.shortDisplay(in: zone)) (\(ISO8601.format(time, in: zone)))" }
         rows.append(("Next reminder", report.nextReminder.map { next in
             when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
-        } ?? "none — \(report.noReminderReason ?? "nothing planned")"))
+        } ?? report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) + ": it is sent as soon as one comes, until the day ends" }
+          ?? "none — \(report.noReminderReason ?? "nothing planned")"))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
         if let attempt = report.lastAttempt {
             let today = context.zone.localDateTime(of: context.clock.now()).date

@@ -67,6 +67,13 @@ struct WaitingDeliveryTests {
         #expect(waited, "cron's run did not wait: \(DeliveryLine.all(of: user))")
         let again = try system.run(as: user, [binary, "deliver", "tips-and-updates"], env)
         #expect(again.stdout.contains("a waiter already waits"), "\(again)")
+        // status says today's is waiting, not tomorrow's time.
+        let status = try system.run(as: user, [binary, "status"], env)
+        #expect(status.stdout.contains("Next reminder:      today's, waiting since 09:00 for a notification service: it is sent as soon as one comes"),
+                "\(status)")
+        let json = try system.run(as: user, [binary, "status", "--json"], env)
+        #expect(json.stdout.contains("\"nextReminder\": null") && json.stdout.contains("\"nextReminderWaiting\": \"") && json.stdout.contains("\"waiting\": true"),
+                "\(json.stdout)")
         // The desktop's server comes some seconds after 09:00.
         while Date() < at.addingTimeInterval(3) { usleep(50_000) }
         let service = try FakeNotificationService(config: ["close_after": 0.2], user: user, bus: bus.address)

@@ -21,6 +21,17 @@ import TestSupport
         #expect(NextReminderText.describe(Self.wanted(), Self.installed) == "Mon 30 Nov 09:00")
     }
 
+    /// While a waiter waits for a notification service, the line says today's is waiting, not tomorrow.
+    @Test func aWaitingReminderSaysTodaysIsWaiting() {
+        let since = ZoneRules.utc.resolve(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 2))
+        var status = Self.installed
+        status.facts.waiting = ["tips-and-updates": since]
+        let line = NextReminderText.line(Self.wanted(), status)
+        #expect(line == .time("today's, waiting since 09:02 for a notification service") && !line.isDim)
+        #expect(NextReminderText.describe(Self.wanted { $0[.tipsAndUpdates] = false }, status) == "none — off (Tips & Updates is off)",
+                "a reminder turned off is not waited for")
+    }
+
     @Test(arguments: [
         (wanted { $0[.tipsAndUpdates] = false }, "none — off (Tips & Updates is off)"),
         (wanted { $0[.pushNotifications] = false }, "none — off (Push Notifications is off)"),

@@ -182,6 +182,16 @@ import TestSupport
                 == "sent 13:05, 4 h 5 min late: no run until 13:00, then no notification service until then")
         #expect(late("2026-12-01T10:00:00+01:00", waiting: nil)
                 == "sent 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, or no scheduler ran)")
+        // A service that was there but did not answer is named, not called "no notification service".
+        func hung(_ shown: String, waiting: String, problem: String) -> String? {
+            DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse(shown)!, waitingSince: ISO8601.parse(waiting), waitingProblem: problem, zone: berlin)
+        }
+        #expect(hung("2026-12-01T09:06:00+01:00", waiting: "2026-12-01T09:00:00+01:00", problem: "this session: the notification service did not answer in time")
+                == "sent 09:06, 6 min late: waited from 09:00: this session: the notification service did not answer in time")
+        #expect(hung("2026-12-01T09:45:00+01:00", waiting: "2026-12-01T09:40:00+01:00", problem: "the notification service did not answer in time")
+                == "sent 09:45, 45 min late: no run until 09:40, then the notification service did not answer in time")
+        #expect(hung("2026-12-01T09:02:10+01:00", waiting: "2026-12-01T09:00:00+01:00", problem: "this session: no notification service runs, and the bus has none to start")
+                == "sent 09:02, 2 min late: no notification service until then")
         let failed = (at: ISO8601.parse("2026-12-01T09:00:00+01:00")!, why: "cannot read settings: line 1, column 26")
         #expect(DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse("2026-12-01T09:10:00+01:00")!, waitingSince: nil, failedSince: failed, zone: berlin)
                 == "sent 09:10, 10 min late: the run at 09:00 failed: cannot read settings: line 1, column 26")

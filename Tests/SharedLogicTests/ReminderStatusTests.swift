@@ -24,6 +24,14 @@ import TestSupport
         #expect(s.inSync && s.cannotFire.isEmpty && s.planned == [Self.tips])
     }
 
+    /// Today's reminder waits for a notification service: that, not the next run, comes next.
+    @Test func aWaitingReminderComesBeforeTheNextRun() {
+        var facts = held()
+        facts.waiting = [Self.tips: Instant(seconds: 1_796_025_700)]
+        #expect(status(wanted, facts).next == .waiting(reminderID: Self.tips, since: Instant(seconds: 1_796_025_700)))
+        #expect(status(.tipsOnAndAllowed, held()).next == .at(Self.nine, reminderID: Self.tips), "no waiter: the next run")
+    }
+
     @Test func anEntryWhoseProgramIsGoneCannotFire() {
         let gone = InstalledEntry(id: Self.tips, current: true, program: "/opt/notif", programRunnable: false)
         let s = status(wanted, held(gone, cannotFire: .daemonNotRunning))

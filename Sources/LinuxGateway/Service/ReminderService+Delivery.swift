@@ -49,9 +49,11 @@ extension ReminderService {
     }
 
     /// Records `reminder` shown for local `day` at `now`: the day (once per day), and a
-    /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter began).
-    public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, words: String) -> DeliveryRecord {
-        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince,
+    /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter
+    /// began; `waitingProblem`: why its last try before could not send it).
+    public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, waitingProblem: String? = nil,
+                            words: String) -> DeliveryRecord {
+        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince, waitingProblem: waitingProblem,
                                          failedSince: waitingSince == nil ? firstFailure(of: reminder, on: day) : nil, zone: context.zone)
         var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
         do {

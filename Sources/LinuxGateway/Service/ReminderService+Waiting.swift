@@ -44,7 +44,7 @@ extension ReminderService {
                                 DeliveryLateness.missed(waitingSince: waitingSince, lastProblem: problem, zone: current.zone), day: day)
                 return .ended
             }
-            switch service.look(reminder, day: day, now: now, waitingSince: waitingSince, watch: watch) {
+            switch service.look(reminder, day: day, now: now, waitingSince: waitingSince, problem: problem, watch: watch) {
             case .shown(let shown): return .shown(shown)
             case .stop: return .ended
             case .wait(let why): if let why { problem = why }
@@ -69,7 +69,8 @@ extension ReminderService {
     }
 
     /// One look, under the deliver lock: is it still due, and can a service show it now?
-    private func look(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant, watch: ServiceWatch) -> Look {
+    private func look(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant, problem: String,
+                      watch: ServiceWatch) -> Look {
         let lock = try? context.state.lock(Self.deliverLock)
         defer { lock?.release() }
         // A settings file that cannot be read now (being written, or broken) is no reason to give up.
@@ -95,7 +96,7 @@ extension ReminderService {
         watch.refresh(sessions, notifier: notifier)
         switch watch.tryShow(reminder, notifier: notifier, order: ServiceWatch.order(sessions, lookup: context.lookup)) {
         case .success(let shown):
-            _ = recordShown(reminder, day: day, now: context.clock.now(), waitingSince: waitingSince, words: shown.words)
+            _ = recordShown(reminder, day: day, now: context.clock.now(), waitingSince: waitingSince, waitingProblem: problem, words: shown.words)
             return .shown(shown)
         case .failure(let error):
             return .wait(error.message)

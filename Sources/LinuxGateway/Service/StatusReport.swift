@@ -51,6 +51,8 @@ public struct StatusReport: Sendable {
     public let wantedReminder: Instant?
     /// Why there is no next reminder (`off (Tips & Updates is off)`, `permission is Not decided`...).
     public let noReminderReason: String?
+    /// Since when today's reminder waits for a notification service (`reminders.next` is `.waiting`).
+    public let waitingSince: Instant?
 
     public init(preferences: NotificationPreferences, settingsProblem: PreferencesError? = nil, choice: SchedulerChoice, schedulerState: String?,
                 reminders: ReminderStatus, lastDelivery: DeliveryRecord?, warnings: [String], schedulers: [SchedulerUsability]) {
@@ -67,10 +69,17 @@ public struct StatusReport: Sendable {
             nextReminder = time
             wantedReminder = wanted
             noReminderReason = nil
+            waitingSince = nil
+        case .waiting(_, let since):
+            nextReminder = nil
+            wantedReminder = nil
+            noReminderReason = nil
+            waitingSince = since
         case .none(let why):
             nextReminder = nil
             wantedReminder = nil
             noReminderReason = StatusWords.noReminder(why)
+            waitingSince = nil
         }
     }
 }
@@ -159,7 +168,7 @@ extension ReminderService {
         }
         let facts = SchedulerFacts(scheduler: read, entries: entries,
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
-                                   movesTo: read != choice.kind ? choice.kind : nil)
+                                   movesTo: read != choice.kind ? choice.kind : nil, waiting: waitingReminders())
         let status = ReminderStatus.compute(settingsProblem == nil ? preferences : nil, facts: facts, unreadable: unreadable,
                                             nextFire: nextFire(), reminders: reminders)
         if case .at(_, _, let wanted?) = status.next {
@@ -173,6 +182,17 @@ extension ReminderService {
         report.lastAttempt = attempt
         report.waiting = attempt.map { $0.outcome == .waiting && context.state.isWaiting($0.reminder) } ?? false
         return report
+    }
+
+    /// The reminders whose waiter waits now for a notification service, with when their wait
+    /// began (today's `waiting` record; now, when the record cannot be read).
+    public func waitingReminders() -> [String: Instant] {
+        var result: [String: Instant] = [:]
+        for reminder in reminders where context.state.isWaiting(reminder.id) {
+            let record = (try? context.deliveryLog.newest(1) { $0.reminder == reminder.id && $0.outcome == .waiting })?.first
+            result[reminder.id] = record.flatMap { ISO8601.parse($0.time) } ?? context.clock.now()
+        }
+        return result
     }
 
     /// The last reminder sent, and the last attempt when that is another record (tests and
@@ -295,6 +315,7 @@ extension ReminderService {
             JSONMember("nextReminder", report.nextReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("wantedReminder", report.wantedReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
+            JSONMember("nextReminderWaiting", report.waitingSince.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
             JSONMember("lastAttempt", report.lastAttempt?.json ?? .null),
             JSONMember("waiting", .bool(report.waiting)),

@@ -135,7 +135,8 @@ struct PageEffects: Sendable {
         })
         let probe = context.probe()
         let facts = SchedulerFacts(scheduler: outcome.choice.kind, entries: entries,
-                                   schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) })
+                                   schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) },
+                                   waiting: service.waitingReminders())
         return SchedulerStatus(facts: facts, warnings: outcome.choice.warnings, nextFire: service.nextFire(), zone: context.zone,
                                options: options(), overriddenBy: outcome.choice.forced ? context.forcedSchedulerSource : nil, moved: Presenter.changeLine(outcome))
     }

@@ -36,6 +36,8 @@ public enum NextReminderText {
             // The entries fire at another time than the wanted one: both, and what brings them together.
             guard let wanted else { return .time(shown) }
             return .time(shown + ", not \(status.zone.localDateTime(of: wanted).shortDisplay) (r schedules it then)")
+        case .waiting(_, let since):
+            return .time(DeliveryLateness.waitingNext(since: since, zone: status.zone))
         case .none(let why):
             if case .blocked = why {} else if !status.checked {
                 return .checking(unicode ? "checking…" : "checking...")

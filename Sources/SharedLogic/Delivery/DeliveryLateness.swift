@@ -16,18 +16,24 @@ public enum DeliveryLateness {
     /// - Parameters:
     ///   - waitingSince: when a run found no notification service and its waiter began
     ///     (nil: the run that showed it is the first that came).
+    ///   - waitingProblem: why the waiter could not send it at its last try before (a service
+    ///     that did not answer, say); nil or none running: "no notification service".
     ///   - failedSince: when an earlier run that day failed, and why (settings.json could not
     ///     be read, say): the reason it came late, rather than a guess.
-    public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?,
+    public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, waitingProblem: String? = nil,
                             failedSince: (at: Instant, why: String)? = nil, zone: ZoneRules) -> String? {
         let due = ReminderClock.fireInstant(of: reminder.time, on: day, in: zone)
         let late = shownAt.seconds - due.seconds
         guard late >= (waitingSince == nil ? lateAfter : 1) else { return nil }
         let why: String
-        if let waitingSince, waitingSince.seconds - due.seconds >= lateAfter {
-            why = "no run until \(clock(waitingSince, zone)), then no notification service until then"
-        } else if waitingSince != nil {
-            why = "no notification service until then"
+        if let waitingSince {
+            let noRun = waitingSince.seconds - due.seconds >= lateAfter ? "no run until \(clock(waitingSince, zone)), then " : nil
+            // "this session: no notification service runs…" is what "no notification service" says.
+            if let waitingProblem, !waitingProblem.contains("no notification service") {
+                why = (noRun ?? "waited from \(clock(waitingSince, zone)): ") + waitingProblem
+            } else {
+                why = (noRun ?? "") + "no notification service until then"
+            }
         } else if let failedSince, failedSince.at.seconds >= due.seconds {
             why = "the run at \(clock(failedSince.at, zone)) failed: \(failedSince.why)"
         } else {
@@ -39,6 +45,11 @@ public enum DeliveryLateness {
     /// A `waiting` record: `no notification service: WHY; it is sent as soon as one comes, until the day ends`.
     public static func waiting(_ why: String) -> String {
         "no notification service: \(why); it is sent as soon as one comes, until the day ends"
+    }
+
+    /// The next reminder while a waiter waits: `today's, waiting since 09:00 for a notification service`.
+    public static func waitingNext(since: Instant, zone: ZoneRules) -> String {
+        "today's, waiting since \(clock(since, zone)) for a notification service"
     }
 
     /// A `missed` record: `no notification service from 09:00 until the day ended (WHY)`.

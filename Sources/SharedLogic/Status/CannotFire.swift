@@ -32,6 +32,9 @@ public enum NoReminderReason: Equatable, Sendable {
 public enum NextReminder: Equatable, Sendable {
     /// `wanted`: the reminder's time in the zone notif shows, when the entries fire at another.
     case at(Instant, reminderID: String, wanted: Instant? = nil)
+    /// Today's is due and not sent yet: its waiter waits, since `since`, for a notification
+    /// service to send it as soon as one comes.
+    case waiting(reminderID: String, since: Instant)
     case none(NoReminderReason)
 }
 

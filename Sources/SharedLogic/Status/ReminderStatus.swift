@@ -9,13 +9,17 @@ public struct SchedulerFacts: Equatable, Sendable {
     public var schedulerCannotFire: CannotFire?
     /// `scheduler` still holds the entries, but the next apply puts them on this one instead.
     public var movesTo: SchedulerKind?
+    /// Reminders whose waiter waits now for a notification service to send today's, with the
+    /// moment that wait began, by reminder id.
+    public var waiting: [String: Instant]
 
     public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil,
-                movesTo: SchedulerKind? = nil) {
+                movesTo: SchedulerKind? = nil, waiting: [String: Instant] = [:]) {
         self.scheduler = scheduler
         self.entries = entries
         self.schedulerCannotFire = schedulerCannotFire
         self.movesTo = movesTo
+        self.waiting = waiting
     }
 }
 
@@ -92,7 +96,10 @@ public struct ReminderStatus: Equatable, Sendable {
             case .never: return nil
             }
         }
-        if let soonest = firing.min(by: { $0.0 < $1.0 }) {
+        // Today's, not yet sent, comes before any entry's next run: it is sent when a service comes.
+        if let waiting = plan.first(where: { facts.waiting[$0.id] != nil }) {
+            next = .waiting(reminderID: waiting.id, since: facts.waiting[waiting.id]!)
+        } else if let soonest = firing.min(by: { $0.0 < $1.0 }) {
             next = .at(soonest.0, reminderID: soonest.1, wanted: soonest.2)
         } else if let first = plan.first {
             if facts.scheduler == nil {
