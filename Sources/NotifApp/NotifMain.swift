@@ -8,15 +8,17 @@ import Storage
 public enum NotifMain {
     /// Runs `notif ARGV` (the arguments after the program name) writing to stdout and stderr,
     /// and returns the process exit code.
-    public static func run(_ argv: [String]) -> Int32 { Output.checkWrites(run(argv, output: Output())) }
+    public static func run(_ argv: [String]) -> Int32 { Output.checkWrites(run(argv, output: Output(), sayWaits: !isQuietDelivery(argv))) }
 
-    static func run(_ argv: [String], output given: Output) -> Int32 {
+    /// - Parameter sayWaits: a command (not the page) says on stderr when it waits for another notif's lock.
+    static func run(_ argv: [String], output given: Output, sayWaits: Bool = false) -> Int32 {
         // What a scheduler runs writes nothing anywhere, refusals and usage errors included
         // (cron mails output); the exit status still says how it went.
         let output = isQuietDelivery(argv) ? Output.silent : given
         let declaration = NotifCommandLine.declaration
         do {
-            return try dispatch(try declaration.invocation(argv, environment: Posix.environment), declaration, output: output).rawValue
+            return try dispatch(try declaration.invocation(argv, environment: Posix.environment), declaration, output: output,
+                                sayWaits: sayWaits).rawValue
         } catch {
             output.error(error.message)
             if let command = error.command, let spec = declaration.command(command), !spec.hidden {
@@ -42,7 +44,8 @@ public enum NotifMain {
         return argv[(index + 1)...].prefix { $0 != "--" }.contains("--quiet")
     }
 
-    static func dispatch(_ invocation: Invocation, _ declaration: CommandLineDeclaration, output: Output) throws(UsageError) -> ExitCode {
+    static func dispatch(_ invocation: Invocation, _ declaration: CommandLineDeclaration, output: Output,
+                         sayWaits: Bool = false) throws(UsageError) -> ExitCode {
         if invocation.version {
             guard invocation.command == nil else {
                 throw UsageError(message: "--version takes no command or arguments", command: nil)
@@ -95,6 +98,9 @@ public enum NotifMain {
             return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.onboardingOnly)
         }
         if let zoneProblem { output.warn(zoneProblem) }
+        if sayWaits {
+            FileLock.sayWaits { Output.write(2, "notif: waiting for another notif to finish (it holds \($0))\n") }
+        }
         return try commands.run(parsed)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// An exclusive `flock` on a lock file. Other notif processes wait for it; the kernel releases it
 /// when the holder exits or dies, so a killed process never leaves a stale lock.
@@ -15,9 +16,30 @@ public enum FileLock {
         return fd
     }
 
+    /// Told, with the lock file's path, when `acquire` has waited `noticeAfter` seconds for a
+    /// lock another process holds (the command line says so on stderr); nil: waits silently.
+    static let waitNotice = Mutex<(@Sendable (String) -> Void)?>(nil)
+    static let noticeAfter = 1.0
+
+    /// Has every later wait of this process for another's lock said (`waitNotice`).
+    public static func sayWaits(_ notice: @escaping @Sendable (String) -> Void) {
+        waitNotice.withLock { $0 = notice }
+    }
+
     /// Waits for the lock and returns it held.
     public static func acquire(_ path: String) throws(FileError) -> HeldLock {
         let fd = try openLockFile(path)
+        if let notice = waitNotice.withLock({ $0 }) {
+            // A moment quietly (most holders finish in milliseconds), then once in words.
+            var waited = 0.0
+            while waited < noticeAfter {
+                if flock(fd, LOCK_EX | LOCK_NB) == 0 { return HeldLock(fd: fd) }
+                if errno != EWOULDBLOCK && errno != EINTR { break }
+                usleep(20_000)
+                waited += 0.02
+            }
+            notice(path)
+        }
         while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR {
                 let error = FileError("lock", path)

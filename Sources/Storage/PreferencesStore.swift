@@ -120,10 +120,17 @@ public struct PreferencesStore: Sendable {
         } catch {
             guard error.isInvalid else { throw error }
         }
+        return try readWhenQuiet(path, quiet: quiet, within: within)
+    }
+
+    /// Reads `path` once nothing has changed it for `quiet` seconds and no process holds it open
+    /// for writing (`OpenWriters`: a write paused halfway), or `within` seconds have passed.
+    private func readWhenQuiet(_ path: String, quiet: Double = 1, within: Double = 10) throws(PreferencesError) -> LoadedPreferences {
         var stamp = try? FileStatus.of(path)
         let start = Self.monotonicNow()
         var quietSince = start
-        while Self.monotonicNow() - quietSince < quiet && Self.monotonicNow() - start < within {
+        func settled() -> Bool { Self.monotonicNow() - quietSince >= quiet && !OpenWriters.any(of: path) }
+        while !settled() && Self.monotonicNow() - start < within {
             usleep(50_000)
             let now = try? FileStatus.of(path)
             if now != stamp {
@@ -135,14 +142,20 @@ public struct PreferencesStore: Sendable {
     }
 
     /// Read-modify-write under the settings lock. Writes only when `change` changed something.
-    /// A file that does not parse is not touched: the change fails.
+    /// A file that does not parse is read again once it has been quiet a moment (someone may be
+    /// writing it in steps); still not parsing, it is not touched: the change fails.
     @discardableResult
     public func update(_ change: (inout NotificationPreferences) -> Void) throws(PreferencesError) -> (before: LoadedPreferences, after: NotificationPreferences) {
         try ensureDirectory()
         let lock = try takeLock()
         defer { lock.release() }
         let path = try resolvedSettingsPath()
-        let loaded = try read(path)
+        let loaded: LoadedPreferences
+        do {
+            loaded = try read(path)
+        } catch where error.isInvalid {
+            loaded = try readWhenQuiet(path)
+        }
         var after = loaded.preferences
         change(&after)
         if after != loaded.preferences || !loaded.fileExisted {

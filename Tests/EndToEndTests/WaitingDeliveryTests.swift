@@ -78,6 +78,8 @@ struct WaitingDeliveryTests {
         while Date() < at.addingTimeInterval(3) { usleep(50_000) }
         let service = try FakeNotificationService(config: ["close_after": 0.2], user: user, bus: bus.address)
         #expect(await poll(for: 20) { service.notifications().count == 1 }, "not shown when the service came: \(DeliveryLine.all(of: user))")
+        // The waiter records it once the service has answered: a moment after the service has it.
+        _ = await poll(for: 10) { DeliveryLine.all(of: user).count == 2 }
         let lines = DeliveryLine.all(of: user)
         #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
         #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through the recorded session as notification 1") == true, "\(lines)")
@@ -109,6 +111,7 @@ struct WaitingDeliveryTests {
         while Date() < zone.nine.addingTimeInterval(3) { usleep(50_000) }
         let server = try FakeNotificationService(config: ["close_after": 0.2], user: user, bus: manager.busAddress)
         #expect(await poll(for: 20) { server.notifications().count == 1 }, "the waiter died with the service: \(DeliveryLine.all(of: user))")
+        _ = await poll(for: 10) { DeliveryLine.all(of: user).count == 2 }
         let lines = DeliveryLine.all(of: user)
         #expect(lines.map(\.outcome) == ["waiting", "delivered"], "\(lines)")
         #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(lines)")
@@ -382,6 +385,7 @@ struct WaitingDeliveryTests {
         try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 9, 20, 0), to: zone)
         let swapped = Date()
         #expect(await poll(for: 20) { service.notifications().count == 1 }, "\(daemon.output)")
+        _ = await poll(for: 10) { !DeliveryLine.all(of: sandbox).isEmpty }
         let lines = DeliveryLine.all(of: sandbox)
         // By the record's time (a loaded test run may look late; the daemon must not be).
         #expect(lines.first.map { $0.time.timeIntervalSince(swapped) < 10 } == true, "\(lines)")

@@ -16,8 +16,8 @@ public enum DeliveryLateness {
     /// - Parameters:
     ///   - waitingSince: when a run found no notification service and its waiter began
     ///     (nil: the run that showed it is the first that came).
-    ///   - waitingProblem: why the waiter could not send it at its last try before (a service
-    ///     that did not answer, say); nil or none running: "no notification service".
+    ///   - waitingProblem: why the waiter could not send it at its last try before: a service
+    ///     that did not answer is named; anything else is "no notification service".
     ///   - failedSince: when an earlier run that day failed, and why (settings.json could not
     ///     be read, say): the reason it came late, rather than a guess.
     public static func late(_ reminder: LocalReminder, day: CivilDate, shownAt: Instant, waitingSince: Instant?, waitingProblem: String? = nil,
@@ -28,8 +28,9 @@ public enum DeliveryLateness {
         let why: String
         if let waitingSince {
             let noRun = waitingSince.seconds - due.seconds >= lateAfter ? "no run until \(clock(waitingSince, zone)), then " : nil
-            // "this session: no notification service runs…" is what "no notification service" says.
-            if let waitingProblem, !waitingProblem.contains("no notification service") {
+            // A service that was there and did not answer is named; no service (or no bus) is
+            // what "no notification service" says.
+            if let waitingProblem, waitingProblem.contains("did not answer") {
                 why = (noRun ?? "waited from \(clock(waitingSince, zone)): ") + waitingProblem
             } else {
                 why = (noRun ?? "") + "no notification service until then"
