@@ -266,14 +266,16 @@ public final class CursesTerminal {
         }
     }
 
-    /// Watches `directory`: files in it closed, renamed into or out of it, or deleted, come back
-    /// as `.filesChanged`. Only finished writes count: a file being created or written (truncated
-    /// first, as `cat >` and many editors do) is not read before its writer closes it.
+    /// Watches `directory`: files in it closed, renamed into or out of it, deleted, or given
+    /// another owner or mode, come back as `.filesChanged`. Only finished writes count: a file
+    /// being created or written (truncated first, as `cat >` and many editors do) is not read
+    /// before its writer closes it.
     @discardableResult
     public func watch(directory: String) -> Bool {
         if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         guard watchFD >= 0 else { return false }
         let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
+            | UInt32(IN_ATTRIB)
         let wd = inotify_add_watch(watchFD, directory, mask)
         guard wd >= 0 else { return false }
         watched[wd] = directory

@@ -114,6 +114,22 @@ import TestSupport
         #expect(saved.contains("\"queueAlerts\": false") && saved.contains("\"promotions\": false"), "\(saved)")
     }
 
+    /// settings.json given to another user under an open page (`chown`): the page says whose it
+    /// is at once, without `r`; given back, the settings show again.
+    @Test(.enabled(if: isRoot, "chown needs root"))
+    func aSettingsFileGivenToAnotherUserIsSaidAtOnce() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\", \"promotions\": true}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        try pane.waitFor("[x] Promotions")
+        #expect(chown(sandbox.settingsPath, 65534, 65534) == 0)
+        try pane.waitFor("belongs to nobody", seconds: 5)
+        #expect(chown(sandbox.settingsPath, 0, 0) == 0)
+        try pane.waitFor("[x] Promotions", seconds: 5)
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     /// settings.json kept with the person's dotfiles, linked into place: edits of the file it
     /// leads to (in place, and by a tool that renames a new file over it), and the link made
     /// again to lead elsewhere, show on the page.
