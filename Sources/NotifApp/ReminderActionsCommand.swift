@@ -156,8 +156,12 @@ extension Commands {
         } else {
             tried.append(SystemProgram.missing("x-terminal-emulator"))
         }
-        if let entry = AppIcon.desktopEntryFile(executable: context.executable, lookup: context.lookup) {
-            if let gio = SystemProgram.path("gio", searching: context.lookup("PATH")) { candidates.append([gio, "launch", entry]) } else { tried.append(SystemProgram.missing("gio")) }
+        let entry = AppIcon.desktopEntryFile(executable: context.executable, lookup: context.lookup)
+        if let path = entry.path {
+            if let gio = SystemProgram.path("gio", searching: context.lookup("PATH")) { candidates.append([gio, "launch", path]) } else { tried.append(SystemProgram.missing("gio")) }
+        } else if !entry.skipped.isEmpty {
+            // Installed, but where another user could change it: a command the button would run as you.
+            tried.append("no notif.desktop notif may use for `gio launch`: " + entry.skipped.joined(separator: "; "))
         } else {
             tried.append("no notif.desktop is installed for `gio launch`")
         }

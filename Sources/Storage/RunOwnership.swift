@@ -49,12 +49,14 @@ public enum RunOwnership {
                 return "\(own) is a link that belongs to \(Posix.userName(link.owner)) (uid \(link.owner)); notif follows only your own links: remove it"
             }
             guard let status = status(own) else { continue }
+            // A link of one's own to another user's directory: name where it leads.
+            let named = linkStatus(own).map { _ in "\(own) leads to \(Posix.resolved(own) ?? "?"), which" } ?? own
             if status.owner != euid {
-                return "\(own) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); "
+                return "\(named) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); "
                     + (euid == 0 ? "run notif as that user (sudo -u \(Posix.userName(status.owner)) notif …)" : "give it back with `sudo chown -R \(me()): \(own)`")
             }
             if status.mode & 0o022 != 0 {
-                return "\(own) may be written by other users (mode \(String(status.mode, radix: 8))); make it private with `chmod 700 \(own)`"
+                return "\(named) may be written by other users (mode \(String(status.mode, radix: 8))); make it private with `chmod 700 \(own)`"
             }
         }
         return nil

@@ -223,7 +223,11 @@ extension Array where Element == UInt8 {
     }
 
     @Test func newlinesAreRefusedWithAReason() {
-        #expect { try CronCommand.render(["/a\nb/notif"]) } throws: { "\($0)".contains("newline") }
+        #expect { try CronCommand.render(["/a\nb/notif"]) } throws: { "\($0)".contains("line break") && "\($0)".contains("make install") }
+        // A carried place with a line break names the variable, not notif's path.
+        #expect { try CronCommand.render(["/usr/bin/env", "XDG_CONFIG_HOME=/srv/c\nx", "/usr/bin/notif"]) } throws: {
+            "\($0)".contains("XDG_CONFIG_HOME holds a line break") && !"\($0)".contains("make install")
+        }
     }
 
     @Test func theGuardRunsTheCommandOnlyWhileTheProgramIsThere() throws {

@@ -118,6 +118,21 @@ import TestSupport
         #expect(AppIcon.dataDirectories(executable: nil, lookup: { _ in nil }) == ["/usr/local/share", "/usr/share"])
     }
 
+    /// A desktop entry passed over by the trust rule is named with why, so the Settings button's
+    /// record says it was there and not used, rather than "not installed".
+    @Test func aDesktopEntryPassedOverIsNamedWithWhy() throws {
+        let scratch = Scratch()
+        let prefix = scratch.path + "/prefix"
+        let entry = prefix + "/share/applications/notif.desktop"
+        let env = ["HOME": scratch.path + "/home", "XDG_DATA_DIRS": scratch.path + "/nowhere"]
+        try FileManager.default.createDirectory(atPath: (entry as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: entry, contents: Data("[Desktop Entry]\n".utf8)))
+        let refused = AppIcon.desktopEntryFile(executable: prefix + "/bin/notif", lookup: { env[$0] }, trust: { _ in "B may write there" })
+        #expect(refused.path == nil && refused.skipped == ["\(entry) is not used: B may write there"])
+        let taken = AppIcon.desktopEntryFile(executable: prefix + "/bin/notif", lookup: { env[$0] }, trust: { _ in nil })
+        #expect(taken.path == entry && taken.skipped.isEmpty)
+    }
+
     @Test func programsAreFoundByAbsolutePathWhateverPathSays() {
         let here: Set = ["/usr/bin/sh", "/bin/sh", "/opt/mine/gio"]
         #expect(SystemProgram.path("sh", searching: "/nonexistent", isExecutable: here.contains) == "/usr/bin/sh")

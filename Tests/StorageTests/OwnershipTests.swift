@@ -32,6 +32,20 @@ import SharedLogic
         #expect(RunOwnership.problem(paths: dir.paths, euid: geteuid()) == nil)
     }
 
+    /// notif's directory made a link (of the user's own) to a directory that is not the user's:
+    /// refused, and the message says where the link leads.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a directory away"))
+    func aConfigDirectoryLinkedToAnotherUsersIsNamedWithWhereItLeads() throws {
+        let dir = TempDir()
+        let theirs = dir.path + "/theirs"
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        chown(theirs, 65534, 65534)
+        try FileManager.default.createDirectory(atPath: dir.path + "/config", withIntermediateDirectories: true)
+        symlink(theirs, dir.paths.configDirectory)
+        let problem = RunOwnership.problem(paths: dir.paths, euid: geteuid())
+        #expect(problem?.hasPrefix("\(dir.paths.configDirectory) leads to \(Posix.resolved(theirs) ?? theirs), which belongs to ") == true, "\(problem ?? "nil")")
+    }
+
     @Test func stateFilesAndTheLogAreNeverReadOrWrittenThroughALink() throws {
         let dir = TempDir()
         let state = StateFiles(paths: dir.paths)

@@ -9,7 +9,12 @@ public enum CronCommand {
     public static func render(_ argv: [String]) throws(GatewayError) -> String {
         try argv.map { (word: String) throws(GatewayError) -> String in
             if word.contains("\n") || word.contains("\r") {
-                throw GatewayError("cannot schedule \(word.debugDescription) with cron: a crontab line cannot hold a newline; install notif to a path without one (make install)")
+                // An assignment the entry carries (XDG_CONFIG_HOME=…, TZ=…), or notif's own path.
+                if let equals = word.firstIndex(of: "="), !word[..<equals].contains("/") {
+                    let name = word[..<equals]
+                    throw GatewayError("cannot schedule with cron: \(name) holds a line break (\(word.debugDescription)), and a crontab line cannot; set \(name) to a value without one")
+                }
+                throw GatewayError("cannot schedule \(word.debugDescription) with cron: a crontab line cannot hold a line break; install notif to a path without one (make install)")
             }
             return escapeForCron(shellQuote(word))
         }.joined(separator: " ")

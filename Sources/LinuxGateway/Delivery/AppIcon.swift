@@ -37,19 +37,24 @@ public enum AppIcon {
     /// The icon to send: the first installed SVG's path that passes the trust rule, else none
     /// (an empty `app_icon`, as the notification spec has it).
     public static func icon(executable: String?, lookup: (String) -> String?, trust: Trust = { TrustedPath.problem($0) }) -> String {
-        find(iconPath, executable: executable, lookup: lookup, trust: trust) ?? ""
+        find(iconPath, executable: executable, lookup: lookup, trust: trust).path ?? ""
     }
 
-    /// The installed desktop entry that passes the trust rule, if any.
-    public static func desktopEntryFile(executable: String?, lookup: (String) -> String?, trust: Trust = { TrustedPath.problem($0) }) -> String? {
+    /// The installed desktop entry that passes the trust rule, if any; and the ones passed over
+    /// before it, each with why (`PATH is not used: WHY`).
+    public static func desktopEntryFile(executable: String?, lookup: (String) -> String?,
+                                        trust: Trust = { TrustedPath.problem($0) }) -> (path: String?, skipped: [String]) {
         find(entryPath, executable: executable, lookup: lookup, trust: trust)
     }
 
-    private static func find(_ relative: String, executable: String?, lookup: (String) -> String?, trust: Trust) -> String? {
+    private static func find(_ relative: String, executable: String?, lookup: (String) -> String?, trust: Trust) -> (path: String?, skipped: [String]) {
+        var skipped: [String] = []
         for dir in dataDirectories(executable: executable, lookup: lookup) {
             let path = Posix.join(dir, relative)
-            if (try? FileStatus.of(path))??.kind == .file && trust(path) == nil { return path }
+            guard (try? FileStatus.of(path))??.kind == .file else { continue }
+            guard let problem = trust(path) else { return (path, skipped) }
+            skipped.append("\(path) is not used: \(problem)")
         }
-        return nil
+        return (nil, skipped)
     }
 }

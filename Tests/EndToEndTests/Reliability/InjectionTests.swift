@@ -276,7 +276,7 @@ struct ReliabilityCronInjectionTests {
         let sandbox = Sandbox()
         try user.setCrontab(Self.mine)
         let long = String(repeating: "d", count: 200) + "/" + String(repeating: "e", count: 200)
-        for (name, message) in [("new\nline", "a crontab line cannot hold a newline"), ("carriage\rreturn", "a crontab line cannot hold a newline"),
+        for (name, message) in [("new\nline", "a crontab line cannot hold a line break"), ("carriage\rreturn", "a crontab line cannot hold a line break"),
                                 (long, "command too long")] {
             let (binary, config, state) = try layout(sandbox, name, user: user)
             let env = ["NOTIF_SCHEDULER": "cron", "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
