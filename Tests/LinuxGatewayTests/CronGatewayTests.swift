@@ -32,6 +32,20 @@ import TestSupport
             """)
     }
 
+    /// A line of the user's own put inside notif's block is not taken for notif's: the entry's
+    /// program is the one notif's lines test (`[ -x PROGRAM ]`), not `echo`.
+    @Test func aLineOfTheUsersInsideTheBlockIsNotNotifsProgram() throws {
+        let scratch = Scratch()
+        let (cron, _) = gateway(CrontabStore(), scratch: scratch)
+        let text = """
+            # notif reminder: tips-and-updates
+            0 12 * * * echo hello
+            0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver tips-and-updates
+
+            """
+        #expect(cron.entry("tips-and-updates", installed: text, userZone: .utc).program == "/usr/local/bin/notif")
+    }
+
     @Test func aNoOpApplyRunsOneCrontabListAndNothingElse() throws {
         let scratch = Scratch()
         let store = CrontabStore("MAILTO=\"\"\n")

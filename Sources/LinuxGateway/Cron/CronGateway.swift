@@ -80,7 +80,9 @@ public struct CronGateway: LocalNotificationGateway {
     }
 
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {
-        let program = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("#") }.compactMap { CronCommand.program(inLine: String($0)) }.first
+        // notif's own lines run `[ -x PROGRAM ] && …`; a line someone added inside the block is not one.
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        let program = (lines.filter { $0.contains("[ -x ") } + lines).lazy.compactMap(CronCommand.program(inLine:)).first
         // The TZ the daily lines give `notif deliver` (the @reboot catch-up carries the same).
         let zone = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("@") }
             .compactMap { CommandWords.cron(line: String($0)) }.first.flatMap { CommandWords.assignments($0)["TZ"] }
