@@ -164,7 +164,9 @@ import TestSupport
         #expect(service.notifications().first?["icon"] as? String == "", "B's icon was shown: \(service.notifications())")
         #expect(!FileManager.default.fileExists(atPath: pwned), "B's command ran as A")
         #expect(!FileManager.default.fileExists(atPath: record + "/gio"), "gio launched \(String(describing: try? String(contentsOfFile: record + "/gio", encoding: .utf8)))")
-        #expect((service.notifications().last?["body"] as? String)?.contains("no notif.desktop is installed") == true, "\(service.notifications())")
+        // B's entry is named as passed over, with why.
+        #expect((service.notifications().last?["body"] as? String)?.contains("no notif.desktop notif may use for `gio launch`: ") == true
+                && (service.notifications().last?["body"] as? String)?.contains("/notif.desktop is not used: ") == true, "\(service.notifications())")
 
         // A's own entry, in A's data directory, is launched.
         let mine = a.home + "/.local/share/applications/notif.desktop"

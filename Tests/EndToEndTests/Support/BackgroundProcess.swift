@@ -57,6 +57,12 @@ final class BackgroundProcess {
         return exitStatus == nil
     }
 
+    /// Its exit status once it has ended by exiting (nil while it runs, or when a signal ended it).
+    var exitCode: Int32? {
+        guard !isRunning, let status = exitStatus, status & 0x7f == 0 else { return nil }
+        return (status >> 8) & 0xff
+    }
+
     /// Polls until it ended, for at most `seconds`; whether it did.
     func waitForExit(_ seconds: TimeInterval) -> Bool {
         waitUntil(seconds) { !isRunning }
