@@ -47,6 +47,20 @@ struct LiveSystemdTests {
             }
         }
 
+        /// Waits for 09:00 in `zone` and the run after it: one reminder delivered, within 10 s of
+        /// 09:00. Its record.
+        @discardableResult
+        func expectDeliveredOnceAtNine(_ zone: ShiftedZone) async throws -> DeliveryLine? {
+            try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead")
+            let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: user).contains { $0.outcome == "delivered" } }
+            let lines = DeliveryLine.all(of: user)
+            #expect(fired && lines.count == 1, "\(lines)")
+            if let line = lines.first {
+                #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
+            }
+            return lines.first
+        }
+
         /// Where the manager keeps the time `timer` last ran (`Persistent=true`).
         func stamp(of timer: String) -> String { user.home + "/.local/share/systemd/timers/stamp-" + timer }
     }
@@ -65,23 +79,16 @@ struct LiveSystemdTests {
         #expect(before.stdout.contains("In sync:            yes\n") && before.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(before)")
         #expect(try live.manager.systemctl(["is-enabled", timer]).stdout == "enabled\n")
         #expect(try live.manager.systemctl(["is-active", timer]).stdout == "active\n")
-        try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead: 09:00 passed before the timer ran")
-
-        let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
-        let lines = DeliveryLine.all(of: live.user)
-        #expect(fired, "no delivery by 09:00 + 20 s: \(lines)\n\(live.manager.output)")
         // The service runs deliver, which at 09:00 delivers as every run does.
-        #expect(lines.count == 1 && lines.first?.kind == "scheduled", "\(lines)")
-        if let line = lines.first {
-            #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
-        }
+        let line = try await live.expectDeliveredOnceAtNine(zone)
+        #expect(line?.kind == "scheduled", "\(String(describing: line))\n\(live.manager.output)")
         let shown = try live.manager.shown()
         #expect(shown.count == 1 && shown.first?.summary == "Tips & Updates" && shown.first?.app == "notif", "\(shown)")
         // Afterwards: the next elapse is tomorrow's 09:00, and status says so with the delivery.
         let tomorrow = zone.nine.addingTimeInterval(86_400)
         #expect(try live.manager.timers()[timer] == .some(tomorrow))
         let after = try live.notif(["status"])
-        #expect(after.stdout.contains("(\(zone.iso(tomorrow)))\n") && after.stdout.contains("Last delivery:      \(zone.iso(lines.first?.time ?? zone.nine).prefix(16))"), "\(after)")
+        #expect(after.stdout.contains("(\(zone.iso(tomorrow)))\n") && after.stdout.contains("Last delivery:      \(zone.iso(line?.time ?? zone.nine).prefix(16))"), "\(after)")
         withExtendedLifetime(display) {}
     }
 
@@ -231,13 +238,7 @@ struct LiveSystemdTests {
         #expect(try live.manager.timers()[timer] == .some(zone.nine), "the manager's next elapse is not 09:00 in the user's zone")
         let status = try live.notif(["status"], mine)
         #expect(status.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(status)")
-        try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead")
-        let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
-        let lines = DeliveryLine.all(of: live.user)
-        #expect(fired && lines.count == 1, "\(lines)")
-        if let line = lines.first {
-            #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
-        }
+        try await live.expectDeliveredOnceAtNine(zone)
         #expect(try live.manager.shown().map(\.summary) == ["Tips & Updates"])
         withExtendedLifetime(display) {}
     }
@@ -254,15 +255,9 @@ struct LiveSystemdTests {
         #expect(try live.manager.timers()[timer] == .some(zone.nine), "the manager's next elapse is not 09:00 in the system zone")
         let status = try live.notif(["status"])
         #expect(status.stdout.contains("In sync:            yes\n") && status.stdout.contains("(\(zone.iso(zone.nine)))\n"), "\(status)")
-        try #require(zone.secondsUntilNine > 1, "setting up took longer than the zone's lead")
-        let fired = await poll(for: zone.secondsUntilNine + 20) { DeliveryLine.all(of: live.user).contains { $0.outcome == "delivered" } }
-        let lines = DeliveryLine.all(of: live.user)
-        #expect(fired && lines.count == 1, "\(lines)")
-        if let line = lines.first {
-            #expect(line.time >= zone.nine && line.time < zone.nine.addingTimeInterval(10), "delivered at \(line.time), due \(zone.nine)")
-            // Counted in the system zone, not in the manager's Tokyo.
-            #expect(line.text.contains("\"time\":\"\(zone.iso(zone.nine).prefix(16))"), "\(line.text)")
-        }
+        let line = try await live.expectDeliveredOnceAtNine(zone)
+        // Counted in the system zone, not in the manager's Tokyo.
+        #expect(line?.text.contains("\"time\":\"\(zone.iso(zone.nine).prefix(16))") == true, "\(String(describing: line?.text))")
         withExtendedLifetime(display) {}
     }
 }
