@@ -82,12 +82,14 @@ public enum NotifMain {
         let override = invocation.globals["--scheduler"]
         var context = NotifContext.live(forcedScheduler: override.flatMap { SchedulerKind(argument: $0.text) })
         if let override, !override.source.hasPrefix("-") { context.forcedSchedulerSource = override.source }
-        // Another user's files are never acted on (sudo -E, a HOME someone else made): before anything is read.
-        if let problem = RunOwnership.problem(paths: context.paths) {
-            output.error(problem)
+        // Another user's files are never acted on (sudo -E, a HOME someone else made): before
+        // anything is read. A scheduled run records why where that is safe.
+        let ownership = RunOwnership.problem(paths: context.paths)
+        if let parsed, let refused = Commands.refusedRun(parsed, context: context, output: output, ownership: ownership) { return refused }
+        if let ownership {
+            output.error(ownership)
             return .failure
         }
-        if let parsed, let refused = Commands.refusedRun(parsed, context: context, output: output) { return refused }
         let commands = Commands(context: context, output: output)
         // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
         let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))

@@ -122,6 +122,16 @@ import TestSupport
                 "\(String(describing: a.read(log)))")
         #expect(try a.run(["find", home, "-mindepth", "1"]).stdout.isEmpty, "the run wrote under the carried HOME")
 
+        // A carried HOME that is gone, made again by another user: refused, and said in A's own log.
+        let b = try TestUser.make("notif-trtrust-run-b")
+        defer { deleteUser(b) }
+        let taken = a.home + "/alt"
+        try run(["sh", "-c", "mkdir \"$0\" && chown \"$1\" \"$0\"", taken, b.name], environment: ["PATH": "/usr/bin:/bin"]).expectSuccess()
+        let theirs = try a.run([trusted, "deliver", "--quiet", "tips-and-updates"], env.merging(["HOME": taken]) { $1 })
+        #expect(theirs.status == 1 && theirs.stdout.isEmpty && theirs.stderr.isEmpty && service.notifications().isEmpty, "\(theirs)")
+        #expect((SecurityTests.lastRecord(log)?["detail"] as? String)?.hasPrefix("this run did nothing: HOME \(taken) belongs to \(b.name)") == true,
+                "\(String(describing: a.read(log)))")
+
         // The trusted program in A's places delivers.
         let fine = try a.run([trusted, "deliver", "tips-and-updates"], env)
         #expect(fine.status == 0 && service.notifications().count == 1, "\(fine)")
