@@ -38,11 +38,18 @@ import Testing
         #expect(waiting.stdout.contains("Tips & Updates:     on: 09:00 daily\n"), "\(waiting)")
     }
 
-    /// A typo'd key in settings.json does nothing; `status` and `notif edit` say so, and the
-    /// key is kept as written.
+    /// A typo'd key beside the real one does nothing; `status` and `notif edit` say so, and the
+    /// key is kept as written. One in place of the real key makes the file unusable: the setting
+    /// meant would silently take its default (a reminder cancelled by a typo).
     @Test func aMistypedKeyInSettingsIsSaid() throws {
         let sandbox = Sandbox()
         try sandbox.write(#"{"tipsAndUpdate": true, "myTool": 1}"#, to: sandbox.settingsPath)
+        let alone = try sandbox.notif(["status"])
+        #expect(alone.status == 1 && alone.stderr.contains(#"settings.json line 1, column 19: "tipsAndUpdate" is not a key notif reads — did you mean "tipsAndUpdates"? rename it, or that setting would take the default"#),
+                "\(alone)")
+        let set = try sandbox.notif(["set", "queue-alerts", "off"])
+        #expect(set.status == 1 && sandbox.read(sandbox.settingsPath) == #"{"tipsAndUpdate": true, "myTool": 1}"#, "\(set)")
+        try sandbox.write(#"{"tipsAndUpdates": false, "tipsAndUpdate": true, "myTool": 1}"#, to: sandbox.settingsPath)
         let status = try sandbox.notif(["status"])
         #expect(status.status == 0 && status.stdout.contains("Tips & Updates:     off"), "\(status)")
         #expect(status.stderr.contains("settings.json has the key \"tipsAndUpdate\", which notif does not read (it is kept as written); did you mean tipsAndUpdates?"),
@@ -52,7 +59,7 @@ import Testing
         #expect(json.stdout.contains("did you mean tipsAndUpdates?"), "\(json)")
         let edit = try sandbox.notif(["edit"], ["EDITOR": "sed -i s/myTool/myTools/"])
         #expect(edit.status == 0 && edit.stderr.contains("did you mean tipsAndUpdates?"), "\(edit)")
-        #expect(sandbox.read(sandbox.settingsPath) == #"{"tipsAndUpdate": true, "myTools": 1}"#)
+        #expect(sandbox.read(sandbox.settingsPath) == #"{"tipsAndUpdates": false, "tipsAndUpdate": true, "myTools": 1}"#)
         // An edit kept (the editor failed): said by status until it is gone.
         let failed = try sandbox.notif(["edit"], ["EDITOR": "sh -c 'echo changed >> \"$0\"; exit 3'"])
         #expect(failed.status == 1, "\(failed)")

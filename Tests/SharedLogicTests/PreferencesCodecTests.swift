@@ -169,6 +169,18 @@ import TestSupport
         #expect(PreferencesCodec.mistypedKeys(in: nil).isEmpty)
     }
 
+    /// A slip that took the place of the key it meant (no `tipsAndUpdates` in the file) makes the
+    /// file unusable, located at the slip; beside the real key it is only named.
+    @Test func aMistypedKeyInPlaceOfTheRealOneIsAnError() throws {
+        let bytes = Array("{\n  \"tipsAndUpdate\": true\n}\n".utf8)
+        #expect(throws: PreferencesDecodingError.mistypedKey(key: "tipsAndUpdate", meant: ["tipsAndUpdates"])) { try PreferencesCodec.decode(bytes) }
+        let error = PreferencesDecodingError.mistypedKey(key: "tipsAndUpdate", meant: ["tipsAndUpdates"])
+        #expect(error.located(in: bytes) == #"line 2, column 20: "tipsAndUpdate" is not a key notif reads — did you mean "tipsAndUpdates"? rename it, or that setting would take the default"#)
+        let beside = try PreferencesCodec.decode(Array(#"{"tipsAndUpdates": true, "tipsAndUpdate": false}"#.utf8))
+        #expect(beside[.tipsAndUpdates])
+        #expect(throws: Never.self) { try PreferencesCodec.decode(Array(#"{"myToolsKey": 1}"#.utf8)) }
+    }
+
     @Test func soundCyclesBothWays() {
         #expect(NotificationSound.default.cycled(by: 1) == .chime)
         #expect(NotificationSound.silent.cycled(by: 1) == .default)

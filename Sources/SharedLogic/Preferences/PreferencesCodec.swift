@@ -6,6 +6,9 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
     /// `found`: the value as the message shows it (`"yes"`, `1`, `null`, `an array`).
     case wrongType(key: String, expected: String, found: String)
     case badValue(key: String, value: String, allowed: [String])
+    /// A key a typing slip from keys the file does not have (`tipsAndUpdate` without
+    /// `tipsAndUpdates`): the setting meant would silently take its default.
+    case mistypedKey(key: String, meant: [String])
     case newerVersion(Int)
 
     public var description: String {
@@ -17,6 +20,9 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
             return "\(TerminalText.quoted(key)) is \(found) — use \(expected)"
         case .badValue(let key, let value, let allowed):
             return "\(TerminalText.quoted(key)) is \(TerminalText.quoted(value)) — use \(Self.list(allowed))"
+        case .mistypedKey(let key, let meant):
+            return "\(TerminalText.quoted(key)) is not a key notif reads — did you mean \(Self.list(meant.map { TerminalText.quoted($0) }))? "
+                + "rename it, or \(meant.count == 1 ? "that setting" : "those settings") would take the default"
         case .newerVersion(let version):
             return "it has version \(version), newer than this notif understands (\(NotificationPreferences.schemaVersion))"
         }
@@ -28,6 +34,7 @@ public enum PreferencesDecodingError: Error, Equatable, Sendable, CustomStringCo
         case .syntax, .newerVersion: return nil
         case .notAnObject: return []
         case .wrongType(let key, _, _), .badValue(let key, _, _): return key.split(separator: ".").map(String.init)
+        case .mistypedKey(let key, _): return [key]
         }
     }
 
@@ -71,6 +78,15 @@ public enum PreferencesCodec {
 
     public static func decode(_ document: JSONValue, catalog: NotifCatalog = .standard) throws(PreferencesDecodingError) -> NotificationPreferences {
         guard case .object = document else { throw .notAnObject(found: document.typeDescription) }
+        // A slip that took the place of a key (no `tipsAndUpdates`, only `tipsAndUpdate`) would
+        // turn that setting to its default without a word: the file is not used. A slip beside
+        // the real key changes nothing (`mistypedKeys` names it).
+        let known = keys(catalog: catalog)
+        for member in document.objectMembers ?? [] where !known.contains(member.key) {
+            // A slip, not a word that only starts a key (`a` of `account`): at least half as long.
+            let missing = Suggestion.nearest(to: member.key, in: known).filter { document[$0] == nil && member.key.count * 2 >= $0.count }
+            if !missing.isEmpty { throw .mistypedKey(key: member.key, meant: missing) }
+        }
         let migrated = try PreferencesMigration.migrate(document)
         var prefs = NotificationPreferences(catalog: catalog)
         prefs.mode = try enumValue(migrated, "mode", default: prefs.mode)
