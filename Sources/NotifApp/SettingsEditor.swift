@@ -34,6 +34,8 @@ struct SettingsEditor {
         let original: [UInt8]?
         do {
             path = try store.resolvedSettingsPath()
+            // A file someone is still writing is waited for (`load`), so the copy is not half of it.
+            _ = try? store.load()
             original = try FileIO.read(path, limit: 1 << 20, own: true)
         } catch {
             return notSaved("\(error); nothing was changed")

@@ -102,9 +102,15 @@ public struct PreferencesStore: Sendable {
 
     /// The saved settings, or the defaults when there is no file. A file that does not parse or
     /// holds a wrong value is an error (`.invalid`) and is left exactly as it is: it is the
-    /// person's file, maybe still being written.
+    /// person's file. One that may still be being written (changed less than a second ago, or
+    /// open for writing) is read again once that write is finished.
     public func load() throws(PreferencesError) -> LoadedPreferences {
-        try read(try resolvedSettingsPath())
+        let path = try resolvedSettingsPath()
+        do {
+            return try read(path)
+        } catch where error.isInvalid {
+            return try readWhenQuiet(path)
+        }
     }
 
     /// `load()` for watchers (the page, `notif daemon`): a file that does not parse, or is not
@@ -124,12 +130,20 @@ public struct PreferencesStore: Sendable {
     }
 
     /// Reads `path` once nothing has changed it for `quiet` seconds and no process holds it open
-    /// for writing (`OpenWriters`: a write paused halfway), or `within` seconds have passed.
+    /// for writing (`OpenWriters`: a write paused halfway), or `within` seconds have passed. A
+    /// file last changed longer ago than `quiet` (its modification time) is quiet already.
     private func readWhenQuiet(_ path: String, quiet: Double = 1, within: Double = 10) throws(PreferencesError) -> LoadedPreferences {
         var stamp = try? FileStatus.of(path)
         let start = Self.monotonicNow()
         var quietSince = start
-        func settled() -> Bool { Self.monotonicNow() - quietSince >= quiet && !OpenWriters.any(of: path) }
+        func changedLongAgo() -> Bool {
+            guard let status = stamp ?? nil else { return false }
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let age = Double(Int64(now.tv_sec) - status.modified) + Double(now.tv_nsec - status.modifiedNanoseconds) / 1e9
+            return age >= quiet
+        }
+        func settled() -> Bool { (Self.monotonicNow() - quietSince >= quiet || changedLongAgo()) && !OpenWriters.any(of: path) }
         while !settled() && Self.monotonicNow() - start < within {
             usleep(50_000)
             let now = try? FileStatus.of(path)
@@ -138,7 +152,13 @@ public struct PreferencesStore: Sendable {
                 quietSince = Self.monotonicNow()
             }
         }
-        return try read(path)
+        do {
+            return try read(path)
+        } catch {
+            // Waited long enough: said as it is now, and that someone is still writing it.
+            guard case .invalid(let at, let problem) = error, OpenWriters.any(of: path) else { throw error }
+            throw .invalid(path: at, problem: problem + "; another process has had it open for writing for \(Int(within)) s, so it may still be being written")
+        }
     }
 
     /// Read-modify-write under the settings lock. Writes only when `change` changed something.

@@ -161,6 +161,22 @@ import TestSupport
         #expect(sandbox.read(sandbox.settingsPath) == broken.replacingOccurrences(of: "true,", with: "true"))
     }
 
+    /// `e` with an edit that changes nothing says so, not the answer to `r`.
+    @Test func anEditThatChangesNothingSaysSo() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\n  \"permission\": \"granted\",\n}\n", to: sandbox.settingsPath)
+        let env = sandbox.environment(["TERM": "tmux-256color", "PATH": "/usr/bin:/bin", "EDITOR": "true"])
+        let pane = try TmuxPane(notifCommand(env: env), width: 100, height: 30)
+        _ = try pane.waitFor("a comma before }")
+        try pane.send("e")
+        _ = try pane.waitFor("settings.json is unchanged.")
+        // Nothing comes after it to put the answer to r in its place (2 s is more than a read takes).
+        #expect(throws: (any Error).self, "the answer to r replaced it") { try pane.waitFor("Read again", seconds: 2) }
+        try pane.send("q")
+        // Quitting with the file still unusable is a failure (exit 1), as for every command.
+        #expect(try pane.finished().status == 1)
+    }
+
     func entryPath(_ sandbox: Sandbox) -> String { sandbox.embeddedEntry }
 }
 

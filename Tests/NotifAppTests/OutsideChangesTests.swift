@@ -21,6 +21,9 @@ import Testing
         #expect(classify([(paths.stateDirectory, "delivered.json", true)]) == [.deliveries])
         // Every apply holds the lock; its release, even after only reading, means one finished.
         #expect(classify([(paths.stateDirectory, "apply.lock", false)]) == [.schedule])
+        // A copy `notif edit` kept, made or removed: the status's notice of it is looked at again.
+        #expect(classify([(paths.configDirectory, "settings.edit-0a1b2c3d.json", true)]) == [.schedule])
+        #expect(classify([(paths.configDirectory, "settings.edit-0a1b2c3d.json", false)]).isEmpty)
     }
 
     @Test func readsAndOtherFilesMeanNothing() {

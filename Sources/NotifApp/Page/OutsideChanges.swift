@@ -20,7 +20,14 @@ enum OutsideChanges {
                 }
             } else {
                 let file = Posix.join(change.directory, change.name)
-                meaning = change.written && settingsFiles.contains(file) ? .settings : nil
+                if change.written && settingsFiles.contains(file) {
+                    meaning = .settings
+                } else if change.directory == paths.configDirectory && change.name.hasPrefix("settings.edit-") && change.name.hasSuffix(".json") {
+                    // A copy `notif edit` kept, or its removal: the status's notice of it changes.
+                    meaning = change.written ? .schedule : nil
+                } else {
+                    meaning = nil
+                }
             }
             if let meaning, !result.contains(meaning) { result.append(meaning) }
         }

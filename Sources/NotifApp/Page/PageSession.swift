@@ -155,7 +155,9 @@ final class PageSession {
             raise(signal)
         }
         state.notice = Notice(said, warning: outcome != .saved)
-        return dispatch(.changedElsewhere(.settings))
+        // Read again only when the edit was saved: read now, a file left as it was would put
+        // "it still cannot be read" (the answer to r) in place of how the edit ended.
+        return outcome == .saved ? dispatch(.changedElsewhere(.settings)) : nil
     }
 
     /// settings.json and, when it is a link (dotfiles kept elsewhere), the file it leads to now:
