@@ -63,7 +63,7 @@ public enum DeliveryDecision: Equatable, Sendable {
         if shown?.covers(today, now: now) == true { return .notDue(.shownToday(today)) }
         if waiting { return .notDue(.waiting) }
         if let entrySince, !entrySince.existed(before: reminder.time, on: today, zone: zone) {
-            return .notDue(.entryAfterTime(reminder.time, since: entrySince.wall, zone: zone.name))
+            return .notDue(.entryAfterTime(reminder.time, since: zone.localDateTime(of: entrySince.instant), zone: zone.name))
         }
         if let reason = LocalReminders.blockReason(for: reminder, in: preferences) {
             return .skip(reason.message(for: reminder))
