@@ -191,6 +191,37 @@ struct WaitingDeliveryTests {
         withExtendedLifetime(display) {}
     }
 
+    /// The timer ran at 09:00 with no notification server; a logout ended its waiter; at the
+    /// next login that day (the timer's stamp says it ran) the reminder still comes, once.
+    @Test(.timeLimit(.minutes(5)))
+    func aWaiterEndedByALogoutIsFollowedByTheNextLoginThatDay() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let display = try VirtualDisplay()
+        let user = try TestUser.make("notif-trwait-relog")
+        defer { deleteUser(user) }
+        let zone = try ShiftedZone(nineOClockIn: 20)
+        let manager = try LiveUserManager(user: user, zone: zone.name)
+        #expect(try manager.run([binary, "permission", "grant"]).status == 0)
+        #expect(try manager.run([binary, "set", "tips-and-updates", "on"]).status == 0)
+        #expect(await poll(for: zone.secondsUntilNine + 30) { DeliveryLine.all(of: user).contains { $0.outcome == "waiting" } },
+                "the timer's run did not wait: \(DeliveryLine.all(of: user))\n\(manager.output)")
+        manager.stop()   // the logout: the waiter ends
+        #expect(await poll(for: 20) { DeliveryLine.all(of: user).contains { $0.outcome == "failed" } }, "\(DeliveryLine.all(of: user))")
+        try manager.start()   // the login, the same day
+        let dunst = try BackgroundProcess(["/usr/sbin/runuser", "-u", user.name, "--", "/usr/bin/env", "-i", "HOME=\(user.home)",
+                                           "DISPLAY=\(display.display)", "DBUS_SESSION_BUS_ADDRESS=\(manager.busAddress)",
+                                           "/usr/bin/dunst", "-conf", "/dev/null"],
+                                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], output: sandbox.path + "/dunst.log")
+        defer { kill(dunst.pid, SIGKILL) }
+        #expect(await poll(for: 30) { DeliveryLine.all(of: user).contains { $0.outcome == "delivered" } },
+                "the login did not bring it: \(DeliveryLine.all(of: user))\n\(manager.output)")
+        let lines = DeliveryLine.all(of: user)
+        #expect(lines.filter { $0.outcome == "delivered" }.count == 1, "\(lines)")
+        #expect(try manager.shown().map(\.summary) == ["Tips & Updates"])
+        withExtendedLifetime(display) {}
+    }
+
     /// No notification service all day: the day is recorded missed when it ends, and its waiter goes.
     @Test(.timeLimit(.minutes(5)))
     func noServiceAllDayIsRecordedMissedWhenTheDayEnds() async throws {

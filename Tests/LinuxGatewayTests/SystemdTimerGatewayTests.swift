@@ -28,6 +28,7 @@ import TestSupport
     var timer: String { unitDir + "/notif-tips-and-updates-\(testOwner.tag).timer" }
     var service: String { unitDir + "/notif-tips-and-updates-\(testOwner.tag).service" }
     var link: String { unitDir + "/timers.target.wants/notif-tips-and-updates-\(testOwner.tag).timer" }
+    var loginLink: String { unitDir + "/default.target.wants/notif-tips-and-updates-\(testOwner.tag).service" }
     var stamp: String { scratch.path + "/.local/share/systemd/timers/stamp-notif-tips-and-updates-\(testOwner.tag).timer" }
     var offline: [String: String?] { ["SYSTEMD_OFFLINE": "1", "XDG_CONFIG_HOME": scratch.path + "/.config"] }
 
@@ -38,9 +39,10 @@ import TestSupport
     @Test func withoutAManagerInstallWritesEnablesAndStartsNothing() throws {
         let systemd = gateway(manager: false)
         try systemd.install(tipsEntry())
-        #expect(runner.calls.map(\.argv) == [["systemctl", "--user", "enable", "notif-tips-and-updates-\(testOwner.tag).timer"]])
+        #expect(runner.calls.map(\.argv) == [["systemctl", "--user", "enable", "notif-tips-and-updates-\(testOwner.tag).timer", "notif-tips-and-updates-\(testOwner.tag).service"]])
         #expect(runner.calls.map(\.environment) == [offline])
         #expect(exists(link), "the real systemctl made the timers.target.wants link")
+        #expect(exists(loginLink), "and the default.target.wants link that runs the service at each login")
         #expect(try FileStatus.of(timer)?.mode == 0o644)
         #expect(try String(contentsOfFile: service, encoding: .utf8).contains("ExecStart=/usr/local/bin/notif deliver --catch-up tips-and-updates\n"))
         #expect(try String(contentsOfFile: service, encoding: .utf8).contains("\nConditionFileIsExecutable=/usr/local/bin/notif\n"))
@@ -62,7 +64,7 @@ import TestSupport
         let systemd = gateway(manager: true)
         try systemd.install(tipsEntry())
         #expect(runner.argvs == [
-            ["systemctl", "--user", "enable", "notif-tips-and-updates-\(testOwner.tag).timer"],
+            ["systemctl", "--user", "enable", "notif-tips-and-updates-\(testOwner.tag).timer", "notif-tips-and-updates-\(testOwner.tag).service"],
             ["systemctl", "--user", "daemon-reload"],
             ["systemctl", "--user", "start", "notif-tips-and-updates-\(testOwner.tag).timer"],
         ])
@@ -79,9 +81,9 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: (stamp as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: stamp, contents: Data()))
         try systemd.cancel("tips-and-updates")
-        #expect(runner.argvs.dropFirst() == [["systemctl", "--user", "disable", "notif-tips-and-updates-\(testOwner.tag).timer"]])
+        #expect(runner.argvs.dropFirst() == [["systemctl", "--user", "disable", "notif-tips-and-updates-\(testOwner.tag).timer", "notif-tips-and-updates-\(testOwner.tag).service"]])
         #expect(runner.calls.last?.environment == offline)
-        for path in [timer, service, link, stamp] { #expect(!exists(path), "\(path) is left") }
+        for path in [timer, service, link, loginLink, stamp] { #expect(!exists(path), "\(path) is left") }
         #expect(try systemd.installed().isEmpty)
         // Cancelling what is not there starts nothing.
         try systemd.cancel("tips-and-updates")
@@ -96,7 +98,7 @@ import TestSupport
         #expect(Array(runner.argvs.dropFirst(before)) == [
             ["systemctl", "--user", "stop", "notif-tips-and-updates-\(testOwner.tag).timer", "notif-tips-and-updates-\(testOwner.tag).service"],
             ["systemctl", "--user", "clean", "--what=state", "notif-tips-and-updates-\(testOwner.tag).timer"],
-            ["systemctl", "--user", "disable", "notif-tips-and-updates-\(testOwner.tag).timer"],
+            ["systemctl", "--user", "disable", "notif-tips-and-updates-\(testOwner.tag).timer", "notif-tips-and-updates-\(testOwner.tag).service"],
             ["systemctl", "--user", "daemon-reload"],
         ])
         for path in [timer, service, link] { #expect(!exists(path)) }

@@ -134,9 +134,11 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             try write(text, to: path)
             changed = true
         }
-        let enabled = isEnabled(timerName)
+        let serviceName = SystemdUnits.serviceName(id, tag: owner.tag)
+        let enabled = isEnabled(timerName) && linksToUnit(loginLink(serviceName), serviceName)
         if changed || !enabled {
-            try systemctl(["enable", timerName], offline: true)
+            // The timer, and the service itself at each login (`default.target`).
+            try systemctl(["enable", timerName, serviceName], offline: true)
             if managerRunning() {
                 let stillTrue = "; the timer files are written and enabled, so the timer starts with your next login"
                 try systemctl(["daemon-reload"], offline: false, stillTrue: stillTrue)
@@ -164,12 +166,13 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             if try ownFile(path(name)) != nil { bases.insert(String(name.dropLast(name.hasSuffix(".timer") ? ".timer".count : ".service".count))) }
         }
         let known = Set(LocalReminders.all.map(\.id))
-        func leftover(_ name: String) {
-            guard name.hasSuffix(".timer"), let (id, tag) = SystemdUnits.parse(unitName: name), tag != nil || known.contains(id) else { return }
-            bases.insert(String(name.dropLast(".timer".count)))
+        func leftover(_ name: String, suffix: String = ".timer") {
+            guard name.hasSuffix(suffix), let (id, tag) = SystemdUnits.parse(unitName: name), tag != nil || known.contains(id) else { return }
+            bases.insert(String(name.dropLast(suffix.count)))
         }
         do {
-            try FileIO.names(in: Posix.join(unitDirectory, "timers.target.wants")).filter { $0.hasPrefix("notif-") }.forEach(leftover)
+            try FileIO.names(in: Posix.join(unitDirectory, "timers.target.wants")).filter { $0.hasPrefix("notif-") }.forEach { leftover($0) }
+            try FileIO.names(in: Posix.join(unitDirectory, "default.target.wants")).filter { $0.hasPrefix("notif-") }.forEach { leftover($0, suffix: ".service") }
             try FileIO.names(in: stampDirectory).filter { $0.hasPrefix("stamp-notif-") }.forEach { leftover(String($0.dropFirst("stamp-".count))) }
         } catch {
             throw GatewayError(error.description)
@@ -196,13 +199,16 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     private func removeUnits(_ base: String) throws(GatewayError) -> Bool {
         let timerName = base + ".timer", serviceName = base + ".service"
         let timer = path(timerName), service = path(serviceName), link = wantsLink(timerName), stamp = stampPath(timerName)
+        let login = loginLink(serviceName)
         let timerOurs = (try ownFile(timer)) != nil
         let serviceOurs = (try ownFile(service)) != nil
         // A timer of that name that notif did not write is the user's: leave it, its link and its stamp.
         let timerForeign = !timerOurs && exists(timer)
         let linked = !timerForeign && linksToUnit(link, timerName)
         let stamped = !timerForeign && exists(stamp)
-        guard timerOurs || serviceOurs || linked || stamped else { return false }
+        let serviceForeign = !serviceOurs && exists(service)
+        let loginLinked = !serviceForeign && linksToUnit(login, serviceName)
+        guard timerOurs || serviceOurs || linked || stamped || loginLinked else { return false }
         let manager = managerRunning()
         if manager && (timerOurs || serviceOurs) {
             try systemctl(["stop", timerName, serviceName], offline: false,
@@ -210,14 +216,16 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             // Best effort: the stamp file is removed below in any case.
             _ = try? systemctl(["clean", "--what=state", timerName], offline: false)
         }
-        if timerOurs {
+        if timerOurs || serviceOurs {
             do {
-                try systemctl(["disable", timerName], offline: true, stillTrue: "; nothing was removed")
+                try systemctl(["disable"] + (timerOurs ? [timerName] : []) + (serviceOurs ? [serviceName] : []), offline: true,
+                              stillTrue: "; nothing was removed")
             } catch where error.schedulerMissing {
                 if linked { try remove(link) }
             }
         }
-        if linked { try remove(link) }
+        if linked && exists(link) { try remove(link) }
+        if loginLinked && exists(login) { try remove(login) }
         if timerOurs { try remove(timer) }
         if serviceOurs { try remove(service) }
         if stamped { try remove(stamp) }
@@ -256,6 +264,8 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
 
     func path(_ unitName: String) -> String { Posix.join(unitDirectory, unitName) }
     func wantsLink(_ timerName: String) -> String { Posix.join(unitDirectory, "timers.target.wants/" + timerName) }
+    /// The link that starts the service at each login (`systemctl enable` of `WantedBy=default.target`).
+    func loginLink(_ serviceName: String) -> String { Posix.join(unitDirectory, "default.target.wants/" + serviceName) }
     func stampPath(_ timerName: String) -> String { Posix.join(stampDirectory, "stamp-" + timerName) }
 
     /// Enabled: the `timers.target.wants` link exists (whatever it points to).

@@ -7,8 +7,11 @@ import SharedLogic
 /// once today's time has passed and only if today's was not shown, so a boot on a later day
 /// before 09:00 shows nothing and the reminder still comes at 09:00. A clock that jumps over the
 /// reminder's time wakes it too: `OnClockChange=` (the clock set) and `OnTimezoneChange=` (the
-/// system zone changed) start the service at once, and `notif deliver` decides. The service runs
-/// only while notif's program is there (`ConditionFileIsExecutable=`).
+/// system zone changed) start the service at once, and `notif deliver` decides. So does each
+/// login: the service is wanted by `default.target`, which the user manager starts then, so a
+/// reminder whose waiter a logout ended after 09:00 comes at the next login that day (the
+/// timer's stamp says it ran). The service runs only while notif's program is there
+/// (`ConditionFileIsExecutable=`).
 public enum SystemdUnits {
     /// First line of every unit file notif owns; files without it are never touched.
     public static let marker = "# Managed by notif: `notif apply` rewrites this file and removes it when the reminder is off."
@@ -109,6 +112,9 @@ public enum SystemdUnits {
         [Service]
         Type=oneshot
         \(entry.zoneVariable == nil ? unsetZone + "\n" : "")ExecStart=\(try SystemdCommand.render(entry.catchUpCommand))
+
+        [Install]
+        WantedBy=default.target
 
         """
     }
