@@ -182,6 +182,9 @@ import TestSupport
                 == "sent 13:05, 4 h 5 min late: no run until 13:00, then no notification service until then")
         #expect(late("2026-12-01T10:00:00+01:00", waiting: nil)
                 == "sent 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, or no scheduler ran)")
+        #expect(DeliveryLateness.waiting("this session: the notification service did not answer in time")
+                == "not sent yet: this session: the notification service did not answer in time; it is sent as soon as a notification service answers, until the day ends")
+        #expect(DeliveryLateness.waiting("this session: no notification service runs").hasPrefix("no notification service: this session: "))
         // A service that was there but did not answer is named, not called "no notification service".
         func hung(_ shown: String, waiting: String, problem: String) -> String? {
             DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse(shown)!, waitingSince: ISO8601.parse(waiting), waitingProblem: problem, zone: berlin)
