@@ -52,8 +52,10 @@ public enum RunOwnership {
             // A link of one's own to another user's directory: name where it leads.
             let named = linkStatus(own).map { _ in "\(own) leads to \(Posix.resolved(own) ?? "?"), which" } ?? own
             if status.owner != euid {
-                return "\(named) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); "
-                    + (euid == 0 ? "run notif as that user (sudo -u \(Posix.userName(status.owner)) notif …)" : "give it back with `sudo chown -R \(me()): \(own)`")
+                // A link is the user's to remove; chown of a link changes only the link.
+                let fix = linkStatus(own) != nil ? "remove the link (`rm \(own)`) or make it lead to a directory of yours"
+                    : euid == 0 ? "run notif as that user (sudo -u \(Posix.userName(status.owner)) notif …)" : "give it back with `sudo chown -R \(me()): \(own)`"
+                return "\(named) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to \(me()); " + fix
             }
             if status.mode & 0o022 != 0 {
                 return "\(named) may be written by other users (mode \(String(status.mode, radix: 8))); make it private with `chmod 700 \(own)`"

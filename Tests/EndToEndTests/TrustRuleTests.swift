@@ -73,6 +73,12 @@ import TestSupport
             let crontab = try a.crontab()
             #expect(crontab.contains(program + " deliver"), "\(program): \(crontab)")
         }
+        // Refused for the zone file only: the working entry of a trusted program stays, and no
+        // word blames the program.
+        try a.run([trusted, "--scheduler", "cron", "apply"], env).expectSuccess()
+        let zoneOnly = try a.run([trusted, "--scheduler", "cron", "apply"], ["TZ": tmp.path + "/zone"])
+        #expect(zoneOnly.status == 1 && !zoneOnly.stderr.contains("which others can now change"), "\(zoneOnly)")
+        #expect(try a.crontab().contains(trusted + " deliver"), "a working entry was removed for a zone file")
 
         // The trial's finding: A's own copy wrote the lines; then A's bin directory became one
         // others may write. The refused apply removes the lines that run it, and says so once.

@@ -44,6 +44,7 @@ import SharedLogic
         symlink(theirs, dir.paths.configDirectory)
         let problem = RunOwnership.problem(paths: dir.paths, euid: geteuid())
         #expect(problem?.hasPrefix("\(dir.paths.configDirectory) leads to \(Posix.resolved(theirs) ?? theirs), which belongs to ") == true, "\(problem ?? "nil")")
+        #expect(problem?.hasSuffix("remove the link (`rm \(dir.paths.configDirectory)`) or make it lead to a directory of yours") == true, "\(problem ?? "nil")")
     }
 
     @Test func stateFilesAndTheLogAreNeverReadOrWrittenThroughALink() throws {

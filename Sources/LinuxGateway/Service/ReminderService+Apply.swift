@@ -65,9 +65,10 @@ extension ReminderService {
         return ApplyOutcome(preferences: loaded.preferences, choice: choice, report: report, moves: moves, change: change, notice: unlisted)
     }
 
-    /// notif's own program when it is there but fails the trust rule, else nil.
+    /// notif's own program when it is there but its place fails the trust rule, else nil (a
+    /// refusal for another reason, such as a zone file others can change, is not the program's).
     func refusedProgram() -> String? {
-        guard let path = context.executable, context.isExecutable(path), untrusted(program: path) != nil else { return nil }
+        guard let path = context.executable, context.isExecutable(path), context.trust(path) != nil else { return nil }
         return path
     }
 
