@@ -14,7 +14,7 @@ struct Commands {
         let service = self.service
         let probe = context.probe
         return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint, nextFire: service.nextFire,
-                         cannotFire: { ReminderService.cannotFire(on: $0, probe: probe()) })
+                         waiting: service.waitingReminders, cannotFire: { ReminderService.cannotFire(on: $0, probe: probe()) })
     }
     var account: AccountService {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)

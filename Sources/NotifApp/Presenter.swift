@@ -9,6 +9,9 @@ struct Presenter {
     var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
     /// When each reminder next fires and is shown (`ReminderService.nextFire`), by id.
     var nextFire: () -> [String: Instant] = { [:] }
+    /// Reminders whose waiter waits now for a notification service, with since when
+    /// (`ReminderService.waitingReminders`): today's comes next, not the next run.
+    var waiting: () -> [String: Instant] = { [:] }
     /// Why a scheduler's entries do not fire on this machine now (`ReminderService.cannotFire`), if so.
     var cannotFire: (SchedulerKind) -> CannotFire? = { _ in nil }
 
@@ -79,7 +82,8 @@ struct Presenter {
         var next: String {
             if let cannotFire { return "; it cannot fire yet: " + StatusWords.cannotFire(cannotFire) }
             return reminder.map { reminder in
-                "; next " + (nextFire()[reminder.id] ?? ReminderClock.nextFire(of: reminder, after: clock.now(), in: zone)).shortDisplay(in: zone)
+                if let since = waiting()[reminder.id] { return "; next " + DeliveryLateness.waitingNext(since: since, zone: zone) }
+                return "; next " + (nextFire()[reminder.id] ?? ReminderClock.nextFire(of: reminder, after: clock.now(), in: zone)).shortDisplay(in: zone)
             } ?? ""
         }
         switch result {

@@ -35,6 +35,14 @@ import Testing
             == "off, nothing scheduled")
     }
 
+    /// While today's waits for a notification service, that comes next, not tomorrow's 09:00.
+    @Test func aWaitingReminderIsTheNextOne() {
+        var waiting = presenter
+        waiting.waiting = { ["tips-and-updates": Instant(seconds: 1_796_029_320)] }   // 09:02 UTC
+        #expect(waiting.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: allowed)
+            == "scheduled \(tips.schedule) with systemd (unchanged); next today's, waiting since 09:02 for a notification service")
+    }
+
     @Test func failuresAndCancellationsSayWhat() {
         var off = allowed
         off[.pushNotifications] = false
