@@ -250,6 +250,19 @@ import TestSupport
         }
     }
 
+    /// Someone who answered the permission on the command line (`notif set`, `notif permission`)
+    /// and never ran the wizard gets the page, from the Settings button too; the wizard is for a
+    /// first start whose question is still open.
+    @Test func anAnsweredPermissionOpensThePageNotTheWizard() throws {
+        let sandbox = Sandbox()
+        try sandbox.write("{\"permission\": \"granted\", \"tipsAndUpdates\": true}", to: sandbox.settingsPath)
+        let pane = try TmuxPane(notifCommand(env: env(sandbox)))
+        let screen = try pane.waitFor("Next reminder:")
+        #expect(!screen.contains("Welcome to notif") && screen.contains("[x] Tips & Updates"), "\(screen)")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func onboardingCommandRunsTheWizardAndLeaves() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

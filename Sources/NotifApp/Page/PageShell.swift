@@ -45,8 +45,11 @@ struct PageShell {
             output.error("the settings page cannot start: no pipe for its workers (\(Posix.message(for: errno)))")
             return .failure
         }
-        // Onboarding is for a first start (or one never finished), never for a file that did not parse.
-        let onboarding = mode == .onboardingOnly || problem == nil && (!loaded.fileExisted || !loaded.preferences.onboardingCompleted)
+        // Onboarding is for a first start (or one never finished, while its question is still
+        // open), never for a file that did not parse. Someone who answered the permission
+        // elsewhere (`notif permission`, `notif set`) gets the page, from the Settings button too.
+        let unfinished = !loaded.preferences.onboardingCompleted && loaded.preferences.permission == .notDetermined
+        let onboarding = mode == .onboardingOnly || problem == nil && (!loaded.fileExisted || unfinished)
         var state = AppState.start(preferences: loaded.preferences, status: SchedulerStatus(checked: false), size: terminal.size,
                                    unicode: terminal.unicode, onboarding: onboarding,
                                    exitAfterOnboarding: mode == .onboardingOnly)

@@ -19,10 +19,7 @@ struct ConcurrencyTests {
         #expect(try user.run([binary, "set", "vibration", "on"], env).status == 0)
         let pane = try TmuxPane(notifCommand(env: user.environment(env.merging(["TERM": "tmux-256color"]) { a, _ in a }),
                                              binary: binary, asUser: user.name))
-        try pane.waitFor("Welcome to notif")
-        try pane.send("Enter")
-        try pane.waitFor("Turn on Tips & Updates now?")
-        try pane.send("Right", "Enter")
+        // Permission answered on the command line: the page, not the first-start wizard.
         try pane.waitFor("Next reminder:")
 
         // One writer per setting (so "last completed write" is exact), plus apply and status loops.
