@@ -127,7 +127,8 @@ struct ReliabilityCronFaultTests {
         let link = units + "/timers.target.wants/" + timerName
         #expect(try sandbox.notif(["permission", "grant"], faulty).status == 0)
 
-        for (env, says) in [(faulty, "`systemctl --user enable \(timerName)` failed (exit status 1: Failed to connect to bus: No medium found)"),
+        let serviceName = timerName.replacingOccurrences(of: ".timer", with: ".service")
+        for (env, says) in [(faulty, "`systemctl --user enable \(timerName) \(serviceName)` failed (exit status 1: Failed to connect to bus: No medium found)"),
                             (missing, "systemctl is not installed")] {
             let set = try sandbox.notif(["set", "tips-and-updates", "on"], env)
             #expect(set.status == 1 && set.stdout.contains("NOT scheduled: " + says), "\(set)")
