@@ -59,10 +59,11 @@ struct ResetEntriesTests {
         for timer in [tagged, "notif-tips-and-updates"] {
             #expect(try user.run(["sh", "-c", "mkdir -p \"$(dirname \"$0\")\" && touch \"$0\"", stamps(user) + "/stamp-\(timer).timer"]).status == 0)
         }
-        // Units: two tagged pairs and an untagged one, three enable links, two stamps; built-in
-        // entries: two tagged, one untagged; two autostart entries; two scheduler records.
+        // Units: two tagged pairs and an untagged one, three timer enable links, two login links
+        // of the tagged services, two stamps; built-in entries: two tagged, one untagged; two
+        // autostart entries; two scheduler records.
         let left = try leftovers(user).filter { !$0.hasPrefix("#") }
-        #expect(left.count == 18, "\(left.joined(separator: "\n"))")
+        #expect(left.count == 20, "\(left.joined(separator: "\n"))")
         #expect(try user.crontab().components(separatedBy: "# BEGIN notif managed block").count == 4, "three blocks")
     }
 
@@ -77,6 +78,7 @@ struct ResetEntriesTests {
         let states = [stateDir(user, zone), stateDir(user, other(user))]
         return blocks
             + files(units(user)) { $0.hasPrefix("notif-") } + files(units(user) + "/timers.target.wants") { $0.hasPrefix("notif-") }
+            + files(units(user) + "/default.target.wants") { $0.hasPrefix("notif-") }
             + files(stamps(user)) { $0.hasPrefix("stamp-notif-") }
             + states.flatMap { files($0 + "/embedded") { !$0.hasPrefix(".") } }
             + states.flatMap { files($0) { $0 == "scheduler" || $0.hasPrefix("scheduler-") } }

@@ -242,6 +242,7 @@ extension ReminderService {
         for home in places.homes {
             let gateway = systemdGateway(home: home)
             removeIfEmpty(Posix.join(gateway.unitDirectory, "timers.target.wants"))
+            removeIfEmpty(Posix.join(gateway.unitDirectory, "default.target.wants"))
             removeIfEmpty(gateway.unitDirectory)
             removeIfEmpty(Posix.directory(of: gateway.unitDirectory))
             removeIfEmpty(gateway.stampDirectory)
