@@ -8,14 +8,16 @@ import TestSupport
 @Suite(.enabled(if: isRoot, "needs root for throwaway users and a cron daemon"))
 struct CronBlockEnvironmentTests {
     /// The user's lines above the block: a shell that runs nothing, another shell, a PATH with
-    /// nothing in it, CRLF lines (with the trial's `MAILTO=""` and CR), and a block that is not
-    /// last (a line of the user's below it records what it runs under).
+    /// nothing in it, CRLF lines (with the trial's `MAILTO=""` and CR), a block that is not
+    /// last (a line of the user's below it records what it runs under), and a HOME, XDG
+    /// places and a zone directory meant for the user's own jobs.
     static let above: [(name: String, bytes: [UInt8])] = [
         ("false", Array("SHELL=/bin/false\n".utf8)),
         ("fish", Array("SHELL=/usr/bin/fish\n".utf8)),
         ("nopath", Array("PATH=/nonexistent\n".utf8)),
         ("crlf", Array("# mine\r\nMAILTO=\"\"\r\n5 5 31 2 * /bin/true\r\n".utf8)),
         ("below", Array("SHELL=/bin/bash\nPATH=/nonexistent\n".utf8)),
+        ("where", Array("HOME=/nonexistent\nXDG_CONFIG_HOME=/nonexistent\nXDG_STATE_HOME=/nonexistent\nTZDIR=/nonexistent\n".utf8)),
     ]
     static let belowLine = Array("* * * * * echo \"$SHELL $PATH\" > \"$HOME/below\"\n".utf8)
 

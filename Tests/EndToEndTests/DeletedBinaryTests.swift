@@ -50,7 +50,7 @@ struct DeletedBinaryTests {
         #expect(set.status == 0, "\(set)")
         let crontab = try user.crontab()
         // runDeleted runs with TZ=Europe/Berlin, which goes with the entry (the system zone is UTC here).
-        #expect(crontab.contains("[ -x '\(binary)' ] && exec /usr/bin/env TZ=Europe/Berlin '\(binary)' deliver --quiet tips-and-updates"), "\(crontab)")
+        #expect(crontab.contains("[ -x '\(binary)' ] && exec \(user.cronPins(tz: "Europe/Berlin")) '\(binary)' deliver --quiet tips-and-updates"), "\(crontab)")
         #expect(!crontab.contains("(deleted)"), "\(crontab)")
     }
 

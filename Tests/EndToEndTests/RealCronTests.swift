@@ -18,7 +18,7 @@ struct RealCrontabTests {
         let installed = try user.crontab()
         #expect(installed.hasPrefix(mine))
         #expect(installed.components(separatedBy: "deliver --quiet tips-and-updates").count == 2, "\(installed)")
-        #expect(installed.contains(#"0 9 * * * [ -x '\#(sandbox.path)/my bin 100\%/notif' ] && exec '\#(sandbox.path)/my bin 100\%/notif' deliver --quiet tips-and-updates"#), "\(installed)")
+        #expect(installed.contains(#"0 9 * * * [ -x '\#(sandbox.path)/my bin 100\%/notif' ] && exec \#(user.cronPins()) '\#(sandbox.path)/my bin 100\%/notif' deliver --quiet tips-and-updates"#), "\(installed)")
         // Lines the user adds below notif's block (`crontab -e` leaves them there) are theirs too.
         let later = "# added later\n30 18 * * 1-5 /bin/true\n"
         try user.setCrontab(installed + later)

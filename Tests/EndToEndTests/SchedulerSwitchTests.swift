@@ -17,7 +17,7 @@ struct RealSchedulerSwitchTests {
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
         #expect(try ReminderPlaces.of(user).holders == ["cron"])
         let quoted = "'\(sandbox.path)/my bin 100\\%/notif'"
-        #expect(try user.crontab().contains("@reboot [ -x \(quoted) ] && exec \(quoted) deliver --quiet --catch-up tips-and-updates"))
+        #expect(try user.crontab().contains("@reboot [ -x \(quoted) ] && exec \(user.cronPins()) \(quoted) deliver --quiet --catch-up tips-and-updates"))
 
         for scheduler in ["embedded", "systemd", "cron", "systemd", "embedded", "cron"] {
             let env = ["NOTIF_SCHEDULER": scheduler]

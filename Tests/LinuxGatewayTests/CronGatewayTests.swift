@@ -25,8 +25,8 @@ import TestSupport
             SHELL=/bin/sh
             PATH=/usr/bin:/bin
             # notif reminder: tips-and-updates
-            0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver tips-and-updates
-            @reboot [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --catch-up tips-and-updates
+            0 9 * * * [ -x /usr/local/bin/notif ] && exec \(cronPins) /usr/local/bin/notif deliver tips-and-updates
+            @reboot [ -x /usr/local/bin/notif ] && exec \(cronPins) /usr/local/bin/notif deliver --catch-up tips-and-updates
             \(CrontabBlock.endMarker(testOwner))
 
             """)
@@ -225,8 +225,8 @@ struct CronGatewayRealCrontabTests {
         try cron.install(tipsEntry("/opt/my tools/50%/notif"))
         let installed = try user.crontab()
         #expect(installed.hasPrefix(user_lines))
-        #expect(installed.contains(#"0 9 * * * [ -x '/opt/my tools/50\%/notif' ] && exec '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
-        #expect(installed.contains(#"@reboot [ -x '/opt/my tools/50\%/notif' ] && exec '/opt/my tools/50\%/notif' deliver --catch-up tips-and-updates"#))
+        #expect(installed.contains(#"0 9 * * * [ -x '/opt/my tools/50\%/notif' ] && exec "# + cronPins + #" '/opt/my tools/50\%/notif' deliver tips-and-updates"#))
+        #expect(installed.contains(#"@reboot [ -x '/opt/my tools/50\%/notif' ] && exec "# + cronPins + #" '/opt/my tools/50\%/notif' deliver --catch-up tips-and-updates"#))
         #expect(try cron.installed().keys.sorted() == ["tips-and-updates"])
         try cron.install(tipsEntry("/usr/bin/notif"))
         #expect(try user.crontab().components(separatedBy: "deliver tips-and-updates").count == 2)
@@ -237,6 +237,15 @@ struct CronGatewayRealCrontabTests {
         try cron.cancel("tips-and-updates")
         #expect(try user.crontab() == "")
         #expect(user.hasNoCrontab)
+    }
+
+    /// The longest command notif writes is the longest the real `crontab` takes.
+    @Test func theLongestCommandIsCrons() throws {
+        let user = try ThrowawayUser.make("notif-tgwlong")
+        let longest = CronCommand.longestCommand
+        try user.setCrontab("0 9 * * * " + String(repeating: "x", count: longest) + "\n")
+        #expect(throws: (any Error).self) { try user.setCrontab("0 9 * * * " + String(repeating: "x", count: longest + 1) + "\n") }
+        try user.setCrontab(nil)
     }
 }
 
@@ -249,16 +258,16 @@ struct CronGatewayRealCrontabTests {
     @Test func aUserWhoseNineIsInTheRepeatedHourGetsAWildcardLine() throws {
         let cron = CronGateway(runner: RecordingRunner { _ in .init(exitStatus: 0) }, lockPath: "/nonexistent/l", owner: testOwner,
                                systemZone: { systemZone("Europe/Berlin") }, clock: FixedClock(instant: Instant(seconds: 1_796_040_000)))
-        let entry = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/usr/bin/notif", "deliver", "tips-and-updates"],
-                                   catchUpCommand: ["/usr/bin/notif", "deliver", "--catch-up", "tips-and-updates"],
-                                   zone: systemZone("Asia/Shanghai"), zoneVariable: "Asia/Shanghai")
-        let run = "[ -x /usr/bin/notif ] && exec /usr/bin/notif deliver tips-and-updates"
+        let entry = ScheduledEntry(reminder: LocalReminders.tipsAndUpdates, command: ["/usr/bin/env", "TZ=Asia/Shanghai", "/usr/bin/notif", "deliver", "tips-and-updates"],
+                                   catchUpCommand: ["/usr/bin/env", "TZ=Asia/Shanghai", "/usr/bin/notif", "deliver", "--catch-up", "tips-and-updates"],
+                                   program: "/usr/bin/notif", zone: systemZone("Asia/Shanghai"), zoneVariable: "Asia/Shanghai")
+        let run = "[ -x /usr/bin/notif ] && exec /usr/bin/env -u TZDIR -u XDG_CONFIG_HOME -u XDG_STATE_HOME -u XDG_DATA_HOME TZ=Asia/Shanghai /usr/bin/notif deliver tips-and-updates"
         #expect(try cron.render(entry) == """
             # notif reminder: tips-and-updates
             0 2 * * * \(run)
             0 3 * * * \(run)
             1 * 25,26,27,28,29,30,31 10 * \(run)
-            @reboot [ -x /usr/bin/notif ] && exec /usr/bin/notif deliver --catch-up tips-and-updates
+            @reboot [ -x /usr/bin/notif ] && exec /usr/bin/env -u TZDIR -u XDG_CONFIG_HOME -u XDG_STATE_HOME -u XDG_DATA_HOME TZ=Asia/Shanghai /usr/bin/notif deliver --catch-up tips-and-updates
 
             """)
         let firing = try #require(cron.firing(try cron.render(entry), userZone: systemZone("Asia/Shanghai")))

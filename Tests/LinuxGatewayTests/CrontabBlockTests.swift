@@ -234,6 +234,30 @@ extension Array where Element == UInt8 {
         #expect(try CronCommand.guarded(["/usr/bin/env", "TZ=Asia/Kolkata", "/opt/a b/notif", "deliver"], program: "/opt/a b/notif")
             == "[ -x '/opt/a b/notif' ] && exec /usr/bin/env TZ=Asia/Kolkata '/opt/a b/notif' deliver")
         #expect(try CronCommand.guarded(["/opt/50%/notif"], program: "/opt/50%/notif") == #"[ -x '/opt/50\%/notif' ] && exec '/opt/50\%/notif'"#)
+        // cron refuses a command from 999 bytes on: notif says so first, and what to do.
+        let long = "/opt/" + String(repeating: "x", count: 477) + "/notif"
+        #expect { try CronCommand.guarded([long, "deliver"], program: long) } throws: {
+            "\($0)".contains("bytes long, and cron takes 998 at most") && "\($0)".contains("make install")
+        }
+        let fits = "/opt/" + String(repeating: "x", count: 476) + "/notif"
+        #expect(try CronCommand.guarded([fits, "deliver"], program: fits).utf8.count == 998)
+    }
+
+    /// A crontab's own `TZ=`, `HOME=` or `XDG_CONFIG_HOME=` lines reach every job below them:
+    /// notif's lines set the entry's own values, its home, and unset the rest.
+    @Test func theLinesSayEveryVariableThatFindsTheFilesAndTheDay() throws {
+        #expect(CronCommand.pinned(["/usr/bin/notif", "deliver"], home: "/home/ann")
+            == ["/usr/bin/env", "-u", "TZ", "-u", "TZDIR", "-u", "XDG_CONFIG_HOME", "-u", "XDG_STATE_HOME", "-u", "XDG_DATA_HOME",
+                "HOME=/home/ann", "/usr/bin/notif", "deliver"])
+        let carried = CronCommand.pinned(["/usr/bin/env", "HOME=/srv/h", "TZ=Asia/Kolkata", "/usr/bin/notif", "deliver"], home: "/home/ann")
+        #expect(carried == ["/usr/bin/env", "-u", "TZDIR", "-u", "XDG_CONFIG_HOME", "-u", "XDG_STATE_HOME", "-u", "XDG_DATA_HOME",
+                            "HOME=/srv/h", "TZ=Asia/Kolkata", "/usr/bin/notif", "deliver"])
+        // A program whose path holds '=' still runs as itself.
+        #expect(CronCommand.pinned(["/opt/a=b/notif", "deliver"], home: nil).suffix(5) == ["/bin/sh", "-c", "exec \"$0\" \"$@\"", "/opt/a=b/notif", "deliver"])
+        // Read back: the assignments, the program.
+        let line = "0 9 * * * " + (try CronCommand.guarded(carried, program: "/usr/bin/notif"))
+        #expect(CommandWords.assignments(try #require(CommandWords.cron(line: line))) == ["HOME": "/srv/h", "TZ": "Asia/Kolkata"])
+        #expect(CronCommand.program(inLine: "0 9 * * * " + (try CronCommand.render(carried))) == "/usr/bin/notif")
     }
 
     @Test func scheduleFields() {

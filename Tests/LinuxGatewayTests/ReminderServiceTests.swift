@@ -99,7 +99,7 @@ struct ServiceFixture {
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.report.result(for: "tips-and-updates") == .installed)
-        #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
+        #expect(fixture.crontab.current?.contains("0 9 * * * [ -x /usr/local/bin/notif ] && exec \(cronPins) /usr/local/bin/notif deliver --quiet tips-and-updates") == true)
         let session = try fixture.service.context.state.read(StateFiles.sessionFile)
         #expect(session == "DBUS_SESSION_BUS_ADDRESS=unix:abstract=\(bus)\n")
         #expect(try fixture.service.context.state.read(fixture.service.schedulerRecord) == "cron\nchoice auto\n")
@@ -387,7 +387,7 @@ struct ServiceFixture {
         let outcome = try fixture.service.apply()
         #expect(outcome.succeeded, "\(outcome.report)")
         let table = fixture.crontab.current ?? ""
-        #expect(table.contains("0 9 * * * [ -x \(path) ] && exec \(path) deliver --quiet tips-and-updates") && !table.contains("(deleted)"), "\(table)")
+        #expect(table.contains("0 9 * * * [ -x \(path) ] && exec \(cronPins) \(path) deliver --quiet tips-and-updates") && !table.contains("(deleted)"), "\(table)")
     }
 
     /// Turning the reminder off needs no program: the entry goes even when the binary is gone.

@@ -106,6 +106,10 @@ func tipsEntry(_ binary: String = "/usr/local/bin/notif") -> ScheduledEntry {
 
 /// The configuration the unit tests' entries belong to: the default one, which also takes over
 /// the untagged entries of earlier versions.
+/// How a cron line runs notif when the entry carries no variables and its home is not known:
+/// the where-and-when variables a crontab's own lines may assign, unset (`CronCommand.pinned`).
+let cronPins = "/usr/bin/env -u TZ -u TZDIR -u XDG_CONFIG_HOME -u XDG_STATE_HOME -u XDG_DATA_HOME"
+
 let testOwner = ConfigurationID(settingsPath: "/home/tester/.config/notif/settings.json", isDefault: true)
 /// Another configuration of the same user (`XDG_CONFIG_HOME=/srv/other`).
 let otherOwner = ConfigurationID(settingsPath: "/srv/other/notif/settings.json", isDefault: false)

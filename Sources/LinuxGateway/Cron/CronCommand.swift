@@ -50,7 +50,41 @@ public enum CronCommand {
     /// output, and a shell's "not found" would be output).
     public static func guarded(_ argv: [String], program: String) throws(GatewayError) -> String {
         let test = try render([program])
-        return "[ -x \(test) ] && exec " + (try render(argv))
+        let command = "[ -x \(test) ] && exec " + (try render(argv))
+        guard command.utf8.count <= longestCommand else {
+            throw GatewayError("cannot schedule with cron: the command that runs notif would be \(command.utf8.count) bytes long, and cron takes "
+                + "\(longestCommand) at most; install notif to a shorter path (make install), or use shorter HOME and XDG_* directories")
+        }
+        return command
+    }
+
+    /// The longest command Debian's cron takes after a line's schedule: from 999 bytes on
+    /// `crontab` refuses the table (`command too long`).
+    public static let longestCommand = 998
+
+    /// The variables besides `HOME` that notif's run reads to find its files and count its day.
+    /// cron gives a job every variable the user's lines above notif's block assign (`TZ=…` or
+    /// `HOME=…` meant for their own jobs), so notif's lines say each of these themselves.
+    static let pinnedVariables = ["TZ", "TZDIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"]
+
+    /// `argv` run through `/usr/bin/env` with `HOME` and each of `pinnedVariables` set as the
+    /// entry carries it, else `HOME` set to `home` (when known) and the others unset (`-u NAME`).
+    public static func pinned(_ argv: [String], home: String?) -> [String] {
+        var rest = argv[...]
+        var assignments: [String] = []
+        if rest.first == "/usr/bin/env" {
+            rest = rest.dropFirst()
+            while let word = rest.first, !word.hasPrefix("/"), word.contains("=") {
+                assignments.append(word)
+                rest = rest.dropFirst()
+            }
+        }
+        func names() -> Set<String> { Set(assignments.map { String($0.prefix { $0 != "=" }) }) }
+        if !names().contains("HOME"), let home { assignments.insert("HOME=" + home, at: 0) }
+        let unset = pinnedVariables.filter { !names().contains($0) }.flatMap { ["-u", $0] }
+        // env takes a program path holding '=' for one more assignment (see `execTrampoline`).
+        if let program = rest.first, program.contains("=") { rest = ReminderService.execTrampoline[...] + rest }
+        return ["/usr/bin/env"] + unset + assignments + rest
     }
 
     /// notif's program in a crontab line: the one `guarded` tests (`… [ -x PROGRAM ] && exec …`),
@@ -61,7 +95,7 @@ public enum CronCommand {
         if let test = words.firstIndex(of: "-x"), test > 0, words[test - 1] == "[", test + 1 < words.count { return words[test + 1] }
         var command = words.drop { _ in false }
         if command.first == "@reboot" { command = command.dropFirst() } else { command = command.dropFirst(5) }
-        if command.first == "/usr/bin/env" { command = command.dropFirst().drop { $0.contains("=") } }
+        if command.first == "/usr/bin/env" { command = CommandWords.afterEnv(command) }
         return command.first
     }
 

@@ -73,10 +73,10 @@ public struct CronGateway: LocalNotificationGateway {
     /// same day only. Each runs notif only while its program is there.
     public func render(_ entry: ScheduledEntry) throws(GatewayError) -> String {
         var text = CrontabBlock.entryPrefix + entry.reminder.id + "\n"
-        let daily = try CronCommand.guarded(entry.command, program: entry.program)
+        let daily = try CronCommand.guarded(CronCommand.pinned(entry.command, home: entry.home), program: entry.program)
         for slot in slots(entry) { text += CronCommand.schedule(slot) + " " + daily + "\n" }
         for run in repeatedHourRuns(entry) { text += CronCommand.schedule(run) + " " + daily + "\n" }
-        return text + CronCommand.atBoot + " " + (try CronCommand.guarded(entry.catchUpCommand, program: entry.program)) + "\n"
+        return text + CronCommand.atBoot + " " + (try CronCommand.guarded(CronCommand.pinned(entry.catchUpCommand, home: entry.home), program: entry.program)) + "\n"
     }
 
     public func entry(_ id: String, installed text: String, userZone: ZoneRules) -> InstalledEntry {

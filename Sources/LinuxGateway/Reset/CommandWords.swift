@@ -157,14 +157,26 @@ public enum CommandWords {
         return words.map { $0.replacing("%%", with: "%") }
     }
 
-    /// The variables `/usr/bin/env NAME=VALUE… PROGRAM` sets (empty for a command without them).
+    /// The variables `/usr/bin/env [-u NAME…] NAME=VALUE… PROGRAM` sets (empty for a command without them).
     public static func assignments(_ argv: [String]) -> [String: String] {
         guard argv.first == "/usr/bin/env" else { return [:] }
         var result: [String: String] = [:]
-        for word in argv.dropFirst() {
+        for word in withoutUnsets(argv.dropFirst()) {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { break }
             result[String(word[..<equals])] = String(word[word.index(after: equals)...])
         }
         return result
+    }
+
+    /// The words after `/usr/bin/env`, its `-u NAME` options and its assignments: the program and its arguments.
+    public static func afterEnv(_ argv: ArraySlice<String>) -> ArraySlice<String> {
+        withoutUnsets(argv.dropFirst()).drop { $0.contains("=") && !$0.hasPrefix("/") }
+    }
+
+    /// `words` without the `-u NAME` pairs at their start.
+    static func withoutUnsets(_ words: ArraySlice<String>) -> ArraySlice<String> {
+        var rest = words
+        while rest.first == "-u", rest.count >= 2 { rest = rest.dropFirst(2) }
+        return rest
     }
 }

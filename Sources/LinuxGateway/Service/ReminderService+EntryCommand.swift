@@ -9,7 +9,7 @@ extension ReminderService {
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
         ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
                        catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id], carryingZone: true),
-                       program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"))
+                       program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"), home: context.accountHome())
     }
 
     /// The path of notif's own program for an entry to run, checked now: it must exist and be

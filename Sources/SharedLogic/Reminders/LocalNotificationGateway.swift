@@ -14,15 +14,19 @@ public struct ScheduledEntry: Hashable, Sendable {
     /// `TZ` as it was set when the entry was made (it goes with the commands), nil when notif
     /// used the system zone: the entry then follows the system zone as the scheduler does.
     public let zoneVariable: String?
+    /// The home directory the commands' run uses when they carry no `HOME` (the account's), for
+    /// a scheduler whose jobs may be given another one (a crontab's `HOME=` line); nil: not known.
+    public let home: String?
 
     public init(reminder: LocalReminder, command: [String], catchUpCommand: [String], program: String? = nil,
-                zone: ZoneRules = .utc, zoneVariable: String? = nil) {
+                zone: ZoneRules = .utc, zoneVariable: String? = nil, home: String? = nil) {
         self.reminder = reminder
         self.command = command
         self.catchUpCommand = catchUpCommand
         self.program = program ?? command.first ?? ""
         self.zone = zone
         self.zoneVariable = zoneVariable
+        self.home = home
     }
 }
 

@@ -176,7 +176,8 @@ struct ReliabilityCronInjectionTests {
 
     /// A world-readable tree (the user can reach and run it) owned by the user where notif writes.
     func layout(_ sandbox: Sandbox, _ name: String, user: TestUser) throws -> (binary: String, config: String, state: String) {
-        let base = sandbox.path + "/" + UUID().uuidString.prefix(6) + " " + name
+        // The name once in each place: cron takes a command of 998 bytes at most.
+        let base = sandbox.path + "/" + UUID().uuidString.prefix(6)
         let bin = base + "/bin " + name
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let binary = bin + "/notif"
@@ -210,7 +211,8 @@ struct ReliabilityCronInjectionTests {
             let lines = crontab.split(separator: "\n").map(String.init)
             let daily = try #require(lines.first { $0.hasPrefix("0 9 * * * ") }, "\(visible(crontab))")
             let boot = try #require(lines.first { $0.hasPrefix("@reboot ") }, "\(visible(crontab))")
-            let prefix = ["/usr/bin/env", "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + state] + trampoline(binary) + [binary]
+            let prefix = ["/usr/bin/env", "-u", "TZ", "-u", "TZDIR", "-u", "XDG_DATA_HOME", "HOME=" + user.home, "XDG_CONFIG_HOME=" + config, "XDG_STATE_HOME=" + state]
+                + trampoline(binary) + [binary]
             for (line, schedule, args) in [(daily, "0 9 * * * ", ["deliver", "--quiet", "tips-and-updates"]),
                                            (boot, "@reboot ", ["deliver", "--quiet", "--catch-up", "tips-and-updates"])] {
                 // What cron hands to sh, as sh splits it into words (run as the user, not root).
@@ -251,7 +253,7 @@ struct ReliabilityCronInjectionTests {
         let lines = try user.crontab().split(separator: "\n").map(String.init)
         let line = try #require(lines.first { $0.hasPrefix("0 9 * * * ") })
         let (program, argv) = try NastyNames.guarded(NastyNames.cronCommand(String(line.dropFirst("0 9 * * * ".count))), as: user)
-        #expect(program == binary && argv == ["/usr/bin/env", "HOME=" + other, binary, "deliver", "--quiet", "tips-and-updates"], "\(visible(line))")
+        #expect(program == binary && argv == ["/usr/bin/env", "-u", "TZ", "-u", "TZDIR", "-u", "XDG_CONFIG_HOME", "-u", "XDG_STATE_HOME", "-u", "XDG_DATA_HOME", "HOME=" + other, binary, "deliver", "--quiet", "tips-and-updates"], "\(visible(line))")
         // Run as cron would (the boot line), with the account's own HOME: the run decides in the
         // other HOME's state directory (its deliver lock is there), not the account's.
         let boot = try #require(lines.first { $0.hasPrefix("@reboot ") })
@@ -265,11 +267,11 @@ struct ReliabilityCronInjectionTests {
         #expect(try user.run([binary, "set", "tips-and-updates", "on"], ["NOTIF_SCHEDULER": "cron"]).status == 0)
         let plain = try user.crontab()
         let quoted = "'\(sandbox.path)/my bin 100\\%/notif'"
-        #expect(plain.contains("0 9 * * * [ -x \(quoted) ] && exec \(quoted) deliver --quiet tips-and-updates"), "\(plain)")
+        #expect(plain.contains("0 9 * * * [ -x \(quoted) ] && exec \(user.cronPins()) \(quoted) deliver --quiet tips-and-updates"), "\(plain)")
     }
 
     /// Paths a crontab line cannot hold (a newline or carriage return, or a command over cron's
-    /// 1000-byte limit): refused with a message and exit 1, the preference and the crontab kept.
+    /// 998-byte limit for a command): refused with a message and exit 1, the preference and the crontab kept.
     @Test func unrepresentablePathsAreRefusedAndNothingIsLost() throws {
         let user = try TestUser.make("notif-trnewline")
         defer { deleteUser(user) }
@@ -277,7 +279,7 @@ struct ReliabilityCronInjectionTests {
         try user.setCrontab(Self.mine)
         let long = String(repeating: "d", count: 200) + "/" + String(repeating: "e", count: 200)
         for (name, message) in [("new\nline", "a crontab line cannot hold a line break"), ("carriage\rreturn", "a crontab line cannot hold a line break"),
-                                (long, "command too long")] {
+                                (long, "bytes long, and cron takes 998 at most")] {
             let (binary, config, state) = try layout(sandbox, name, user: user)
             let env = ["NOTIF_SCHEDULER": "cron", "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
             _ = try user.run(direct([binary, "permission", "grant"]), env)

@@ -39,6 +39,13 @@ struct TestUser {
         return env
     }
 
+    /// What notif's cron lines run before notif's program for this user with their own HOME
+    /// (`CronCommand.pinned`): the variables their crontab may assign, set or unset.
+    func cronPins(tz: String? = nil) -> String {
+        "/usr/bin/env " + (tz == nil ? "-u TZ " : "") + "-u TZDIR -u XDG_CONFIG_HOME -u XDG_STATE_HOME -u XDG_DATA_HOME HOME=\(home)"
+            + (tz.map { " TZ=" + $0 } ?? "")
+    }
+
     /// Runs `argv` as this user with exactly `environment(extra)`.
     func run(_ argv: [String], _ extra: [String: String] = [:], input: String? = nil, timeout: TimeInterval = 60) throws -> RunResult {
         let env = environment(extra)
