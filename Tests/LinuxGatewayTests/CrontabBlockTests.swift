@@ -25,11 +25,25 @@ import Storage
     }
 
     @Test func severalBlocksMergeIntoOneAtTheFirstPlace() {
-        let text = "A\n\(CrontabBlock.beginMarker(testOwner))\n\(entry)\(CrontabBlock.endMarker(testOwner))\nB\n\(CrontabBlock.beginMarker(testOwner))\n# notif reminder: other\n1 2 * * * x\n\(CrontabBlock.endMarker(testOwner))\nC\n"
+        let text = "A\n\(CrontabBlock.beginMarker(testOwner))\n\(entry)\(CrontabBlock.endMarker(testOwner))\nB\n\(CrontabBlock.beginMarker(testOwner))\n# notif reminder: other\n1 2 * * * notif deliver other\n\(CrontabBlock.endMarker(testOwner))\nC\n"
         let block = CrontabBlock(parsing: text, owner: testOwner)
         #expect(block.installed.keys.sorted() == ["other", "tips-and-updates"])
         #expect(block.before == Array("A\n".utf8))
         #expect(block.after == Array("B\nC\n".utf8))
+    }
+
+    /// A line put into notif's block by hand is the user's: kept byte for byte, below the block.
+    @Test func aLineOfTheUsersInsideTheBlockIsKept() {
+        let mine: [UInt8] = Array("# MINE inside the block ".utf8) + [0xe9, 0x0d, 0x0a] + Array("MAILTO=me\n0 12 * * * echo hello\n".utf8)
+        let text = Array("A\n\(CrontabBlock.beginMarker(testOwner))\n# settings: /x\nSHELL=/bin/sh\n".utf8) + mine
+            + Array("\(entry)\(CrontabBlock.endMarker(testOwner))\nB\n".utf8)
+        let block = CrontabBlock(parsing: text, owner: testOwner)
+        #expect(block.installed.keys.sorted() == ["tips-and-updates"])
+        #expect(block.before == Array("A\n".utf8))
+        #expect(block.after == mine + Array("B\n".utf8))
+        var off = block
+        off.remove("tips-and-updates")
+        #expect(off.bytes == Array("A\n".utf8) + mine + Array("B\n".utf8))
     }
 
     /// Property: over many generated user crontabs, install, reinstall and removal keep the
@@ -266,7 +280,8 @@ extension Array where Element == UInt8 {
 }
 
 /// `notif reset --entries`: every configuration's block goes, with the untagged block of an
-/// earlier notif and one left open; the user's bytes (not UTF-8, no final newline) stay.
+/// earlier notif and one left open; the user's bytes (not UTF-8, no final newline, a line put
+/// inside a block by hand) stay.
 @Suite struct CrontabEveryBlockTests {
     @Test func everyBlockGoesAndTheUserBytesStay() throws {
         let other = ConfigurationID(settingsPath: "/srv/a b/notif/settings.json", isDefault: false)
@@ -276,11 +291,11 @@ extension Array where Element == UInt8 {
         let command = try CronCommand.guarded(["/usr/bin/env", "XDG_CONFIG_HOME=/srv/a b", "XDG_STATE_HOME=/srv/50% state", "/usr/bin/notif", "deliver"],
                                               program: "/usr/bin/notif")
         theirs.set("tips-and-updates", to: "# notif reminder: tips-and-updates\n0 9 * * * \(command)\n")
-        let untagged = "\(CrontabBlock.untaggedBeginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * notif deliver\n\(CrontabBlock.untaggedEndMarker)\n"
+        let untagged = "\(CrontabBlock.untaggedBeginMarker)\n# notif reminder: tips-and-updates\n0 9 * * * notif deliver\n# by hand\n\(CrontabBlock.untaggedEndMarker)\n"
         let open = "\(CrontabBlock.beginMarker(other))\n# notif reminder: left-open\n"
         let bytes = theirs.bytes + Array(untagged.utf8) + Array("# mine\n".utf8) + Array(open.utf8)
         let split = CrontabBlock.withoutEveryBlock(bytes)
-        #expect(split.kept == Array("caf\u{e9}\n".utf8) + [0xe9, 0x0a] + Array("17 3 * * * /bin/true\n# mine\n".utf8))
+        #expect(split.kept == Array("caf\u{e9}\n".utf8) + [0xe9, 0x0a] + Array("17 3 * * * /bin/true\n# by hand\n# mine\n".utf8))
         #expect(split.blocks.map(\.tag) == [testOwner.tag, other.tag, nil, other.tag])
         #expect(split.blocks.map(\.ids) == [["tips-and-updates"], ["tips-and-updates"], ["tips-and-updates"], ["left-open"]])
         #expect(split.blocks[1].settingsPath == "/srv/a b/notif/settings.json")

@@ -89,7 +89,7 @@ import Testing
         try text.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
         let status = fixture.service.status()
         #expect(status.nextReminder == nil && status.reminders.next == .none(.neverShows), "\(status.reminders.next)")
-        #expect(status.noReminderReason?.contains("`notif apply` rewrites it") == true)
+        #expect(status.noReminderReason?.contains("their next run rewrites them, or `notif apply` now") == true)
     }
 
     /// settings.json that does not parse: status says why, and still what is installed and when

@@ -58,7 +58,7 @@ import TestSupport
         #expect(s.press(.char("r")) == [.apply(choosing: false)])
         entry.showing = .never
         status.facts.entries = ["tips-and-updates": entry]
-        #expect(NextReminderText.describe(Self.wanted(), status) == "none — its entry never comes at the reminder's time (r rewrites it)")
+        #expect(NextReminderText.describe(Self.wanted(), status) == "none — entries miss the reminder's time; r rewrites them")
     }
 
     @Test func noSchedulerAvailableIsSaid() {

@@ -99,14 +99,15 @@ public struct CrontabBlock: Equatable, Sendable {
             } else if let current = block, let marker, !marker.begin {
                 block = nil
                 if current.own { continue }
-            } else if let current = block, current.own {
-                // Inside this configuration's block everything is notif's and is rewritten: text is
-                // enough. Its assignments are the block's, not an entry's (and may be the user's bytes).
+            } else if let current = block, current.own, Self.isNotifs(content) {
+                // notif's lines inside this configuration's block are rewritten: text is enough.
+                // Its assignments are the block's, not an entry's (and may be the user's bytes).
                 if CronEnvironment.assignedName(content) != nil {
                     environment.append(Array(content))
                     continue
                 }
                 let text = String(decoding: content, as: UTF8.self)
+                if content.starts(with: Self.settingsPrefix.utf8) { continue }
                 if content.starts(with: prefix) {
                     let id = String(decoding: content.dropFirst(prefix.count), as: UTF8.self)
                     currentID = id
@@ -128,6 +129,15 @@ public struct CrontabBlock: Equatable, Sendable {
         self.untagged = untagged
         self.environment = environment
         self.keptLines = keptLines
+    }
+
+    /// Whether a line inside notif's block is one notif writes: its comments (`# settings:`,
+    /// `# notif reminder:`), its SHELL and PATH lines, or a job that runs `notif deliver`. Any
+    /// other line was put there by hand; it is the user's and is kept (below the block).
+    static func isNotifs(_ line: ArraySlice<UInt8>) -> Bool {
+        if line.starts(with: settingsPrefix.utf8) || line.starts(with: entryPrefix.utf8) { return true }
+        if let name = CronEnvironment.assignedName(line) { return CronEnvironment.assignments.contains { Array($0.name.utf8) == name } }
+        return CommandWords.cron(line: String(decoding: line, as: UTF8.self))?.contains("deliver") == true
     }
 
     /// Splits UTF-8 crontab text (tests, and callers that only have text).
@@ -233,7 +243,7 @@ public struct CrontabBlock: Equatable, Sendable {
                     inside = false
                     continue
                 }
-            } else if inside {
+            } else if inside, isNotifs(content) {
                 let text = String(decoding: content, as: UTF8.self)
                 if content.starts(with: settings) {
                     blocks[blocks.count - 1].settingsPath = String(text.dropFirst(settingsPrefix.count))

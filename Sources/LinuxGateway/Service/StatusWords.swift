@@ -13,7 +13,7 @@ public enum StatusWords {
         case .unreadable: return "not scheduled as far as notif can tell: the scheduler's entries could not be read"
         case .notInstalled: return "not scheduled (`notif apply` installs it)"
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
-        case .neverShows: return "its entry never runs at the reminder's time in the zone it was written for; `notif apply` rewrites it"
+        case .neverShows: return "the entries do not run at the reminder's time (written for another zone, or edited); their next run rewrites them, or `notif apply` now"
         case .settingsUnreadable:
             return "settings.json cannot be read, and no reminder shows until it can; the entries are kept as they are"
         case .nothingDefined: return "nothing planned"

@@ -60,7 +60,7 @@ public enum NextReminderText {
         case .unreadable: return "unknown: the scheduler's entries could not be read"
         case .notInstalled: return "not scheduled yet"
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
-        case .neverShows: return "its entry never comes at the reminder's time (r rewrites it)"
+        case .neverShows: return "entries miss the reminder's time; r rewrites them"
         case .settingsUnreadable: return "settings.json cannot be read"
         case .nothingDefined: return "nothing planned"
         }
