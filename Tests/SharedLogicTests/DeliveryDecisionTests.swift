@@ -181,7 +181,7 @@ import TestSupport
         #expect(late("2026-12-01T13:05:00+01:00", waiting: "2026-12-01T13:00:00+01:00")
                 == "sent 13:05, 4 h 5 min late: no run until 13:00, then no notification service until then")
         #expect(late("2026-12-01T10:00:00+01:00", waiting: nil)
-                == "sent 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, or no scheduler ran)")
+                == "sent 10:00, 1 h late: the first run since 09:00 (the machine was off or asleep, its clock or zone changed, or no scheduler ran)")
         #expect(DeliveryLateness.waiting("this session: the notification service did not answer in time")
                 == "not sent yet: this session: the notification service did not answer in time; it is sent as soon as a notification service answers, until the day ends")
         #expect(DeliveryLateness.waiting("this session: no notification service runs").hasPrefix("no notification service: this session: "))
@@ -200,7 +200,7 @@ import TestSupport
                 == "sent 09:10, 10 min late: the run at 09:00 failed: cannot read settings: line 1, column 26")
         let yesterday = (at: ISO8601.parse("2026-11-30T09:00:00+01:00")!, why: "older")
         #expect(DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse("2026-12-01T10:00:00+01:00")!, waitingSince: nil, failedSince: yesterday, zone: berlin)?
-                    .hasSuffix("the first run since 09:00 (the machine was off or asleep, or no scheduler ran)") == true, "a failure before 09:00 is no reason")
+                    .hasSuffix("the first run since 09:00 (the machine was off or asleep, its clock or zone changed, or no scheduler ran)") == true, "a failure before 09:00 is no reason")
         #expect(DeliveryLateness.missed(waitingSince: ISO8601.parse("2026-12-01T09:00:00+01:00")!, lastProblem: "the user bus: no notification service runs", zone: berlin)
                 == "no notification service from 09:00 until the day ended (the user bus: no notification service runs)")
     }

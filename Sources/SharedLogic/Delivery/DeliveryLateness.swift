@@ -38,7 +38,7 @@ public enum DeliveryLateness {
         } else if let failedSince, failedSince.at.seconds >= due.seconds {
             why = "the run at \(clock(failedSince.at, zone)) failed: \(failedSince.why)"
         } else {
-            why = "the first run since \(reminder.time) (the machine was off or asleep, or no scheduler ran)"
+            why = "the first run since \(reminder.time) (the machine was off or asleep, its clock or zone changed, or no scheduler ran)"
         }
         return "sent \(clock(shownAt, zone)), \(duration(late)) late: \(why)"
     }
