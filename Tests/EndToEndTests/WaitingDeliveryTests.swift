@@ -5,17 +5,19 @@ import TestSupport
 /// A session bus of its own for a test (a dbus-daemon listening at a path), with no notification
 /// server until the test starts one, run as `user` (root when nil). `environment` is what
 /// the bus itself runs with (a graphical session's bus has its DISPLAY), and `services` the
-/// directory of activation files it reads (none by default).
+/// directory of activation files it reads (none by default). `at`: listen where another bus
+/// listens already (dbus-daemon replaces the socket file; the other bus lives on).
 final class BareBus {
     let socket: String
     var address: String { "unix:path=\(socket)" }
     private let process: BackgroundProcess
     private let config: String
 
-    init(user: TestUser? = nil, environment: [String: String] = [:], services: String? = nil) throws {
-        let name = "/tmp/notif-e2e-bus-" + UUID().uuidString.prefix(8).lowercased()
+    init(user: TestUser? = nil, environment: [String: String] = [:], services: String? = nil, at path: String? = nil) throws {
+        let name = path ?? "/tmp/notif-e2e-bus-" + UUID().uuidString.prefix(8).lowercased()
+        let before = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? Int }
         socket = name
-        config = name + ".conf"
+        config = name + (path == nil ? "" : "-" + UUID().uuidString.prefix(4)) + ".conf"
         let servicedir = services.map { "<servicedir>\($0)</servicedir>" } ?? ""
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -30,7 +32,9 @@ final class BareBus {
             + ["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork"]
         let argv = user.map { ["/usr/sbin/runuser", "-u", $0.name, "--"] + daemon } ?? daemon
         process = try BackgroundProcess(argv, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], output: name + ".log")
-        guard waitUntil(10, { FileManager.default.fileExists(atPath: name) }) else { throw E2EFailure("no bus at \(name)") }
+        guard waitUntil(10, { (try? FileManager.default.attributesOfItem(atPath: name)[.systemFileNumber] as? Int).map { $0 != before } ?? false }) else {
+            throw E2EFailure("no bus at \(name)")
+        }
     }
 
     deinit {
@@ -243,6 +247,27 @@ struct WaitingDeliveryTests {
         #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
         let status = try sandbox.notif(["status"], env)
         #expect(status.stdout.contains("Last delivery:      none yet") && status.stdout.contains("Last attempt:") && status.stdout.contains("missed: "), "\(status)")
+    }
+
+    /// A new bus at the path of the one a waiter waits on, while that one lives on (a second user
+    /// manager, a dbus-daemon started again): the waiter follows the path, and the reminder comes
+    /// on the server started on the new bus.
+    @Test(.timeLimit(.minutes(5)))
+    func aWaiterFollowsANewBusAtItsPath() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let old = try BareBus()
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 5), "DBUS_SESSION_BUS_ADDRESS": old.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try sandbox.entriesFromYesterday()
+        let waiting = try run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
+        #expect(waiting.status == 0 && waiting.stdout.contains("waiting: "), "\(waiting)")
+        let new = try BareBus(at: old.socket)
+        let service = try FakeNotificationService(config: ["close_after": 0.2], bus: new.address)
+        #expect(await poll(for: 30) { DeliveryLine.all(of: sandbox).count == 2 }, "not sent on the new bus: \(DeliveryLine.all(of: sandbox))")
+        #expect(DeliveryLine.all(of: sandbox).map(\.outcome) == ["waiting", "delivered"] && service.notifications().count == 1)
+        withExtendedLifetime(old) {}
     }
 
     /// The waiter outlives its run, so it gets stdin, stdout and stderr and nothing else the run

@@ -29,6 +29,22 @@ final class ServiceWatch {
         var failedActivation: [String]?
         /// Activation was not allowed at the last look, and a systemd user manager is on the bus.
         var managerWithoutDisplay = false
+        /// The socket file the connection was made through (device, inode); nil for an abstract one.
+        let socket: SocketFile?
+    }
+
+    /// A socket file's identity: a new bus started at the same path (a second user manager, a
+    /// `dbus-daemon` started again) makes a new file there while the old bus may live on.
+    struct SocketFile: Equatable {
+        let device: UInt64, inode: UInt64
+
+        /// The file at the path `address` names now, if it names one.
+        static func of(_ address: String) -> SocketFile? {
+            guard let socket = BusPeer.socket(of: address), !socket.abstract else { return nil }
+            var info = stat()
+            guard stat(socket.name, &info) == 0 else { return nil }
+            return SocketFile(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
     }
 
     /// How often a manager's environment is looked at while a bus has one without a display.
@@ -65,16 +81,18 @@ final class ServiceWatch {
         for session in sessions {
             let address: String? = if let change = session.changes["DBUS_SESSION_BUS_ADDRESS"] { change } else { notifier.lookup("DBUS_SESSION_BUS_ADDRESS") }
             guard let address, !address.isEmpty, current[address] == nil else { continue }
-            if var known = buses[address], (try? known.bus.takeSignals()) != nil {
+            // A connection lives on while its bus does, though another bus took its path since.
+            if var known = buses[address], known.socket == SocketFile.of(address), (try? known.bus.takeSignals()) != nil {
                 known.managerWithoutDisplay = false
                 current[address] = known
                 continue
             }
             let deadline = SpawnProcessRunner.monotonicNow() + notifier.timeout
             do {
+                let socket = SocketFile.of(address)
                 let bus = try notifier.connect(session.changes, deadline: deadline)
                 try bus.watchOwner(deadline: deadline)
-                current[address] = Watched(source: session.source, changes: session.changes, bus: bus)
+                current[address] = Watched(source: session.source, changes: session.changes, bus: bus, socket: socket)
             } catch {
                 unreachable.append("\(session.source): \(error.message)")
             }
