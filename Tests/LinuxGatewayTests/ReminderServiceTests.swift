@@ -251,6 +251,19 @@ struct ServiceFixture {
         #expect(try fixture.service.context.deliveryLog.newest(10).map(\.outcome) == [.delivered])
     }
 
+    /// A waiter that began at 09:00 and ended (a logout), a later one that sent it: the record
+    /// counts the wait from 09:00, not from the later run.
+    @Test func aLateRecordCountsTheWaitFromTheDaysFirstWaiter() throws {
+        let fixture = ServiceFixture(now: "2026-12-01T09:07:04+01:00")
+        let day = CivilDate(year: 2026, month: 12, day: 1)
+        let at = { (text: String) in ISO8601.parse("2026-12-01T\(text)+01:00")! }
+        let reminder = LocalReminders.tipsAndUpdates
+        _ = fixture.service.log(reminder.id, kind: .scheduled, now: at("09:00:00"), .waiting, "no notification service: none", day: day)
+        _ = fixture.service.log(reminder.id, kind: .scheduled, now: at("09:05:44"), .failed, "the waiter ended: the session bus went away", day: day)
+        let shown = fixture.service.recordShown(reminder, day: day, now: at("09:07:04"), waitingSince: at("09:06:55"), words: "")
+        #expect(shown.detail.hasPrefix("sent 09:07, 7 min late: no notification service until then"), "\(shown.detail)")
+    }
+
     /// `apply` records when an entry for a reminder that had none began; `deliver` reads it:
     /// turned on after 09:00, nothing until tomorrow's 09:00, whatever run comes.
     @Test func turnedOnAfterTheTimeShowsNothingUntilTomorrow() throws {

@@ -50,11 +50,13 @@ extension ReminderService {
 
     /// Records `reminder` shown for local `day` at `now`: the day (once per day), and a
     /// `delivered` record saying how late and why when it was (`waitingSince`: when its waiter
-    /// began; `waitingProblem`: why its last try before could not send it).
+    /// began, or the day's first one when an earlier waiter ended, at a logout say; `waitingProblem`:
+    /// why its last try before could not send it).
     public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, waitingProblem: String? = nil,
                             words: String) -> DeliveryRecord {
-        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: waitingSince, waitingProblem: waitingProblem,
-                                         failedSince: waitingSince == nil ? firstFailure(of: reminder, on: day) : nil, zone: context.zone)
+        let since = ([waitingSince] + [first(.waiting, of: reminder, on: day)?.at]).compactMap { $0 }.min { $0.seconds < $1.seconds }
+        let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: since, waitingProblem: waitingProblem,
+                                         failedSince: since == nil ? first(.failed, of: reminder, on: day) : nil, zone: context.zone)
         var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
         do {
             try context.state.recordDelivered(reminder.id, on: day, at: now, zone: context.zone)
@@ -64,10 +66,11 @@ extension ReminderService {
         return log(reminder.id, kind: .scheduled, now: now, .delivered, detail, day: day)
     }
 
-    /// The first run of `day` that failed to show `reminder`, and why, from deliveries.jsonl.
-    func firstFailure(of reminder: LocalReminder, on day: CivilDate) -> (at: Instant, why: String)? {
-        let failed = (try? context.deliveryLog.newest(20) { $0.reminder == reminder.id && $0.day == day && $0.kind == .scheduled && $0.outcome == .failed }) ?? []
-        return failed.compactMap { record in ISO8601.parse(record.time).map { (at: $0, why: record.detail) } }.min { $0.at.seconds < $1.at.seconds }
+    /// The first run of `day` with `outcome` for `reminder` (one that failed, one whose waiter
+    /// began), and its detail, from deliveries.jsonl.
+    func first(_ outcome: DeliveryOutcome, of reminder: LocalReminder, on day: CivilDate) -> (at: Instant, why: String)? {
+        let found = (try? context.deliveryLog.newest(20) { $0.reminder == reminder.id && $0.day == day && $0.kind == .scheduled && $0.outcome == outcome }) ?? []
+        return found.compactMap { record in ISO8601.parse(record.time).map { (at: $0, why: record.detail) } }.min { $0.at.seconds < $1.at.seconds }
     }
 
     /// `notif test`: a notification now, without buttons, whatever the reminder toggles say, once
