@@ -1,5 +1,6 @@
 import CommandLineInterface
 import LinuxGateway
+import SharedLogic
 import Storage
 
 /// `notif reset --entries`: removes every entry notif wrote for this user, of every
@@ -15,19 +16,21 @@ extension Commands {
             output.error("nothing was removed: \(error)")
             return .failure
         }
+        // Each line one line: a path holding a newline (an XDG_CONFIG_HOME, say) shows it as `\u{A}`.
+        func oneLine(_ text: String) -> String { TerminalText.safe(text, limit: .max) }
         let entries = removals.filter { $0.place != EntryRemoval.configurationList }
-        let listProblems = removals.filter { $0.place == EntryRemoval.configurationList }.flatMap(\.problems)
-        let problems = entries.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \($0)" } }
+        let listProblems = removals.filter { $0.place == EntryRemoval.configurationList }.flatMap(\.problems).map(oneLine)
+        let problems = entries.flatMap { removal in removal.problems.map { "\(Self.describe(removal.place)): \(oneLine($0))" } }
         if removals.allSatisfy(\.removed.isEmpty) && problems.isEmpty && listProblems.isEmpty {
             output.line("No entries of notif's were found.")
         }
         for removal in removals where !removal.removed.isEmpty {
-            output.line("Removed from \(Self.describe(removal.place)): \(removal.removed.joined(separator: "; ")).")
+            output.line("Removed from \(Self.describe(removal.place)): \(removal.removed.map(oneLine).joined(separator: "; ")).")
         }
         for removal in removals {
-            for note in removal.notes { output.line("\(Wording.capitalizedFirst(Self.describe(removal.place))): \(note).") }
+            for note in removal.notes { output.line("\(Wording.capitalizedFirst(Self.describe(removal.place))): \(oneLine(note)).") }
         }
-        output.line("Looked in: " + removals.flatMap(\.lookedIn).joined(separator: ", ") + ".")
+        output.line("Looked in: " + removals.flatMap(\.lookedIn).map(oneLine).joined(separator: ", ") + ".")
         for problem in problems { output.error("could not remove from \(problem)") }
         for problem in listProblems { output.error(problem) }
         guard problems.isEmpty else {

@@ -46,12 +46,12 @@ public enum TrustedPath {
     private static func judge(_ path: String, status given: FileStatus? = nil, uid: UInt32) -> String? {
         guard let status = given ?? ((try? FileStatus.of(path, followLinks: false)) ?? nil) else { return "\(path) cannot be examined" }
         if status.owner != 0 && status.owner != uid {
-            return "\(path) belongs to \(Posix.userName(status.owner)) (uid \(status.owner)), not to you or root"
+            return "\(path) belongs to \(Posix.userName(status.owner)), uid \(status.owner), not to you or root"
         }
         if status.mode & 0o022 != 0 {
             let who = status.mode & 0o002 != 0 ? "every user" : "its group"
-            let sticky = status.mode & 0o1000 != 0 ? "; the sticky bit does not stop them from making it again once it is gone" : ""
-            return "\(path) may be written by \(who) (mode \(String(status.mode, radix: 8)))\(sticky)"
+            let sticky = status.mode & 0o1000 != 0 ? ", and the sticky bit does not stop them from making it again once it is gone" : ""
+            return "\(path) may be written by \(who), mode \(String(status.mode, radix: 8))\(sticky)"
         }
         return nil
     }

@@ -109,7 +109,7 @@ import TestSupport
         let (fakes, calls) = try recordingSystemctl(sandbox)
         let reset = try a.run([binary, "reset", "--entries"], ["TZ": "Europe/Berlin", "PATH": fakes.path])
         #expect(reset.status == 0, "\(reset)")
-        #expect(reset.stdout.contains("skipped \(gone), since /tmp may be written by every user (mode 1777)") || reset.stdout.contains("skipped \(gone), since \(gone)"),
+        #expect(reset.stdout.contains("skipped \(gone), since /tmp may be written by every user, mode 1777") || reset.stdout.contains("skipped \(gone), since \(gone)"),
                 "the place B controls is not named: \(reset.stdout)")
         for file in aFiles + [regularWants, elsewhere + "/notif/scheduler"] {
             #expect(a.read(file) == "mine\n", "reset removed \(file), which notif did not write:\n\(reset.stdout)")

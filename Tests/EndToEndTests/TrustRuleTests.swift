@@ -40,7 +40,7 @@ import TestSupport
         for scheduler in ["cron", "systemd"] {
             let set = try a.run([planted, "--scheduler", scheduler, "set", "tips-and-updates", "on"], env)
             #expect(set.status == 1 && set.stderr.contains("the setting was saved, but"), "\(scheduler): \(set)")
-            #expect(set.stdout.contains("notif's program \(planted) is in a place other users can change (/tmp may be written by every user (mode 1777)")
+            #expect(set.stdout.contains("notif's program \(planted) is in a place other users can change (/tmp may be written by every user, mode 1777")
                     && set.stdout.contains("install notif (`make install`, or the Debian package)"), "\(scheduler): \(set)")
         }
         let autostart = try a.run([planted, "daemon", "--install-autostart"], env)

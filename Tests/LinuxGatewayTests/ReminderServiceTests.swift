@@ -387,6 +387,12 @@ struct ServiceFixture {
         let status = fixture.service.status()
         #expect(!status.inSync && status.nextReminder == nil)
         #expect(status.warnings.contains { $0.contains(expected) }, "\(status.warnings)")
+        // Not "`notif apply` installs it": apply cannot, and the next reminder says so.
+        guard case .none(.cannotWrite(let why)) = status.reminders.next else {
+            Issue.record("\(status.reminders.next)")
+            return
+        }
+        #expect(why.contains(expected) && status.noReminderReason?.contains("notif cannot write its entry") == true, "\(why)")
     }
 
     /// `make install` over the running binary: /proc/self/exe says "PATH (deleted)", and the new

@@ -116,6 +116,17 @@ import SharedLogic
         #expect(s.state.notice?.isWarning == true)
     }
 
+    /// A refusal that status warns of and the failed apply names is on the page once.
+    @Test func aRefusalIsSaidOnce() {
+        var s = Script(preferences: .with { $0.permission = .granted })
+        s.settles = false
+        _ = s.press(.down, .char(" "))
+        _ = s.send(.saved(s.state.preferences))
+        let why = "notif's program /tmp/x/notif is in a place other users can change"
+        s.send(.applied(status: SchedulerStatus(scheduler: .cron, installed: [], warnings: [why]), problem: "Not scheduled: " + why))
+        #expect(s.canvas.text.components(separatedBy: "/tmp/x/notif").count == 2, "\(s.canvas.text)")
+    }
+
     @Test func errorsAreShownWithTheRetryKeyAndRetryClearsThem() {
         var s = Script(preferences: .with { $0.permission = .granted })
         s.settles = false

@@ -9,7 +9,7 @@ import Testing
         let dir = TempDir()
         chmod(dir.path, 0o700)
         let problem = TrustedPath.problem(dir.path + "/notif")
-        #expect(problem == "/tmp may be written by every user (mode 1777); the sticky bit does not stop them from making it again once it is gone",
+        #expect(problem == "/tmp may be written by every user, mode 1777, and the sticky bit does not stop them from making it again once it is gone",
                 "\(String(describing: problem))")
     }
 
@@ -23,16 +23,16 @@ import Testing
         #expect(TrustedPath.problem(program) == nil)
         #expect(TrustedPath.problem("/usr/bin/env") == nil && TrustedPath.problem("/") == nil)
         chmod(dir.path + "/bin", 0o775)
-        #expect(TrustedPath.problem(program) == "\(dir.path)/bin may be written by its group (mode 775)")
+        #expect(TrustedPath.problem(program) == "\(dir.path)/bin may be written by its group, mode 775")
         chmod(dir.path + "/bin", 0o757)
-        #expect(TrustedPath.problem(program) == "\(dir.path)/bin may be written by every user (mode 757)")
+        #expect(TrustedPath.problem(program) == "\(dir.path)/bin may be written by every user, mode 757")
         chmod(dir.path + "/bin", 0o755)
         chmod(program, 0o775)
-        #expect(TrustedPath.problem(program) == "\(program) may be written by its group (mode 775)", "the file itself too")
+        #expect(TrustedPath.problem(program) == "\(program) may be written by its group, mode 775", "the file itself too")
         chmod(program, 0o755)
         if getuid() == 0 {
             chown(program, 54321, 54321)
-            #expect(TrustedPath.problem(program) == "\(program) belongs to 54321 (uid 54321), not to you or root")
+            #expect(TrustedPath.problem(program) == "\(program) belongs to 54321, uid 54321, not to you or root")
             #expect(TrustedPath.problem(program, uid: 54321) == nil, "the user's own file, in root's directories")
         }
     }

@@ -122,6 +122,7 @@ extension ReminderService {
         // differs), else the one in use.
         var read = choice.kind
         var heldElsewhere: [String: String]?
+        var cannotWrite: String?
         if let holder = placed?.holder, holder != choice.kind, let gateway = gateway(for: holder),
            let found = try? gateway.installed(), !found.isEmpty {
             read = holder
@@ -138,6 +139,7 @@ extension ReminderService {
                         wanted[reminder.id] = try gateway.render(entry(for: reminder))
                     } catch {
                         if !warnings.contains(error.message) { warnings.append(error.message) }
+                        if planned.contains(reminder) { cannotWrite = cannotWrite ?? error.message }
                     }
                 }
                 var typed: [String: InstalledEntry] = [:]
@@ -168,7 +170,7 @@ extension ReminderService {
         }
         let facts = SchedulerFacts(scheduler: read, entries: entries,
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
-                                   movesTo: read != choice.kind ? choice.kind : nil, waiting: waitingReminders())
+                                   movesTo: read != choice.kind ? choice.kind : nil, waiting: waitingReminders(), cannotWrite: cannotWrite)
         let status = ReminderStatus.compute(settingsProblem == nil ? preferences : nil, facts: facts, unreadable: unreadable,
                                             nextFire: nextFire(), reminders: reminders)
         if case .at(_, _, let wanted?) = status.next {

@@ -59,6 +59,7 @@ public enum NextReminderText {
         case .noScheduler: return "no scheduler available"
         case .unreadable: return "unknown: the scheduler's entries could not be read"
         case .notInstalled: return "not scheduled yet"
+        case .cannotWrite: return "not scheduled: notif cannot write its entry"
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
         case .neverShows: return "entries miss the reminder's time; r rewrites them"
         case .settingsUnreadable: return "settings.json cannot be read"

@@ -37,7 +37,8 @@ public enum PageScreen {
             canvas.hotspots.append(Hotspot(row: line, columns: 0..<min(canvas.width, 1 + TextWidth.of(source)), target: .schedulerLine))
         }
         line += 1
-        for warning in statusLines(state) where line < bottom {
+        // A warning the problem below says already (an apply refused for it) is said once.
+        for warning in statusLines(state) where line < bottom && !problems.contains(where: { $0.contains(warning) }) {
             line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line,
                                     state: state, on: &canvas)
         }

@@ -18,6 +18,8 @@ public enum NoReminderReason: Equatable, Sendable {
     case unreadable
     /// A reminder is planned but its entry is not there (`notif apply` installs it).
     case notInstalled
+    /// A reminder is planned, its entry is not there, and notif cannot write it: why.
+    case cannotWrite(String)
     /// Its entry is there but cannot fire.
     case cannotFire(CannotFire)
     /// Its entry is there, but none of its runs comes at the reminder's time where `notif deliver` counts it.

@@ -12,14 +12,18 @@ public struct SchedulerFacts: Equatable, Sendable {
     /// Reminders whose waiter waits now for a notification service to send today's, with the
     /// moment that wait began, by reminder id.
     public var waiting: [String: Instant]
+    /// Why notif cannot write a planned reminder's entry now (its program or a place fails the
+    /// trust rule, a path a crontab line cannot hold); nil when it can.
+    public var cannotWrite: String?
 
     public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil,
-                movesTo: SchedulerKind? = nil, waiting: [String: Instant] = [:]) {
+                movesTo: SchedulerKind? = nil, waiting: [String: Instant] = [:], cannotWrite: String? = nil) {
         self.scheduler = scheduler
         self.entries = entries
         self.schedulerCannotFire = schedulerCannotFire
         self.movesTo = movesTo
         self.waiting = waiting
+        self.cannotWrite = cannotWrite
     }
 }
 
@@ -105,13 +109,13 @@ public struct ReminderStatus: Equatable, Sendable {
             if facts.scheduler == nil {
                 next = .none(.noScheduler)
             } else if facts.entries == nil {
-                next = .none(unreadable ? .unreadable : .notInstalled)
+                next = .none(unreadable ? .unreadable : facts.cannotWrite.map(NoReminderReason.cannotWrite) ?? .notInstalled)
             } else if let why = cannot[first.id] {
                 next = .none(.cannotFire(why))
             } else if facts.entries?[first.id]?.showing == .never {
                 next = .none(.neverShows)
             } else {
-                next = .none(.notInstalled)
+                next = .none(facts.cannotWrite.map(NoReminderReason.cannotWrite) ?? .notInstalled)
             }
         } else if let first = reminders.first, let block = LocalReminders.blockReason(for: first, in: preferences) {
             next = .none(.blocked(block, reminderID: first.id))
