@@ -108,13 +108,17 @@ public enum Posix {
         return true
     }
 
-    /// "it belongs to NAME (uid N), not to you": with the fix, which depends on who runs notif.
+    /// "it belongs to NAME, uid N, not to you": with the fix, which depends on who runs notif and where it is.
     static func notYours(_ path: String, owner: UInt32, subject: String) -> String {
         let name = userName(owner)
         if geteuid() == 0 {
-            return "\(subject) belongs to \(name) (uid \(owner)); run notif as that user: sudo -u \(name) notif …"
+            return "\(subject) belongs to \(name), uid \(owner); run notif as that user: sudo -u \(name) notif …"
         }
         let me = userName(geteuid())
-        return "\(subject) belongs to \(name) (uid \(owner)), not to \(me); give it back with `sudo chown \(me): \(path)` or remove it"
+        // Root's own directories (/, /var) are not to be given away: the fix is another place.
+        if owner == 0, let home = currentUser().home, !path.hasPrefix(home + "/") {
+            return "\(subject) belongs to root, not to \(me), and is not a place for your files: set HOME, or XDG_CONFIG_HOME and XDG_STATE_HOME, to directories of your own"
+        }
+        return "\(subject) belongs to \(name), uid \(owner), not to \(me); give it back with `sudo chown \(me): \(path)` or remove it"
     }
 }

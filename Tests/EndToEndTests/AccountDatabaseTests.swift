@@ -49,5 +49,10 @@ struct AccountDatabaseTests {
         let foreign = try asUser([binary, "status"], plain.merging(["HOME": home]) { a, _ in a })
         #expect(foreign.status == 1 && foreign.stderr.contains("belongs to root (uid 0), not to \(name)")
                 && foreign.stderr.contains("sudo chown -R \(name): \(state)"), "\(foreign)")
+
+        // A HOME that cannot be made under root's own directory: never "give / to the user".
+        let nowhere = try asUser([binary, "permission", "allow"], plain.merging(["HOME": "/nonexistent"]) { a, _ in a })
+        #expect(nowhere.status == 1 && nowhere.stderr.contains("/ belongs to root, not to \(name), and is not a place for your files")
+                && !nowhere.stderr.contains("chown"), "\(nowhere)")
     }
 }
