@@ -44,6 +44,24 @@ import Storage
         var off = block
         off.remove("tips-and-updates")
         #expect(off.bytes == Array("A\n".utf8) + mine + Array("B\n".utf8))
+        #expect(block.installed["tips-and-updates"]?.contains(CrontabBlock.heldByHandNote) == true, "not in sync while they are there")
+    }
+
+    /// SHELL and PATH lines among the entries are the user's (kept); the block's own are those
+    /// before its first entry and those its end follows (what it gives back), even stale ones.
+    @Test func shellAndPathLinesAmongTheEntriesAreTheUsers() {
+        let begin = "\(CrontabBlock.beginMarker(testOwner))\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\n# notif reminder: tips-and-updates\n"
+        let job = "0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
+        let among = CrontabBlock(parsing: begin + "SHELL=/bin/false\r\nPATH=/nonexistent\n" + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(among.after == Array("SHELL=/bin/false\r\nPATH=/nonexistent\n".utf8))
+        #expect(among.environment == CronEnvironment.lines && among.heldByHand)
+        let stale = CrontabBlock(parsing: begin + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(stale.after.isEmpty && !stale.heldByHand)
+        #expect(stale.environment == CronEnvironment.lines + [Array("SHELL=/bin/zsh".utf8)])
+        #expect(stale.installed["tips-and-updates"]?.hasPrefix(CrontabBlock.staleEnvironmentNote) == true)
+        // reset --entries keeps them the same way.
+        let split = CrontabBlock.withoutEveryBlock(Array((begin + "SHELL=/bin/false\r\n" + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n").utf8))
+        #expect(split.kept == Array("SHELL=/bin/false\r\n".utf8), "\(String(decoding: split.kept, as: UTF8.self))")
     }
 
     /// Property: over many generated user crontabs, install, reinstall and removal keep the

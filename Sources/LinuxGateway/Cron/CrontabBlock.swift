@@ -32,6 +32,8 @@ public struct CrontabBlock: Equatable, Sendable {
     /// The line numbers (from 1) in the parsed table of the lines `before` and `after` hold, in
     /// order: where a line of the table notif writes was in the table it read.
     public var keptLines: [Int]
+    /// Lines of the user's were inside this configuration's block (they are kept, below it).
+    public var heldByHand = false
 
     public static func == (a: CrontabBlock, b: CrontabBlock) -> Bool {
         a.owner == b.owner && a.before == b.before && a.after == b.after && a.untagged == b.untagged && a.environment == b.environment
@@ -72,6 +74,10 @@ public struct CrontabBlock: Equatable, Sendable {
         var entries: [(id: String, text: String)] = []
         var untagged = Set<String>()
         var environment: [[UInt8]] = []
+        // Assignments after an entry: the block's own last lines (what it gives back) when its end
+        // follows them, else lines put there by hand.
+        var pending: [(line: ArraySlice<UInt8>, content: ArraySlice<UInt8>, number: Int)] = []
+        var byHand = false
         var keptLines: [Int] = []
         var number = 0
         /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
@@ -87,6 +93,12 @@ public struct CrontabBlock: Equatable, Sendable {
             start = next
             number += 1
             let marker = Self.marker(content)
+            let assignment = CronEnvironment.assignedName(content) != nil
+            if let current = block, current.own, !pending.isEmpty, !(marker != nil || assignment) {
+                for held in pending { after += held.line; keptLines.append(held.number) }
+                pending = []
+                byHand = true
+            }
             if let marker, marker.begin {
                 // A block left open ends where the next one begins.
                 let own = owner.owns(tag: marker.tag)
@@ -98,12 +110,14 @@ public struct CrontabBlock: Equatable, Sendable {
                 }
             } else if let current = block, let marker, !marker.begin {
                 block = nil
+                environment += pending.map { Array($0.content) }
+                pending = []
                 if current.own { continue }
             } else if let current = block, current.own, Self.isNotifs(content) {
                 // notif's lines inside this configuration's block are rewritten: text is enough.
                 // Its assignments are the block's, not an entry's (and may be the user's bytes).
-                if CronEnvironment.assignedName(content) != nil {
-                    environment.append(Array(content))
+                if assignment {
+                    if currentID == nil { environment.append(Array(content)) } else { pending.append((line, content, number)) }
                     continue
                 }
                 let text = String(decoding: content, as: UTF8.self)
@@ -120,6 +134,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 continue
             }
             // The user's lines and other configurations' blocks, exactly as they were.
+            if let current = block, current.own { byHand = true }
             if seenOwnBlock { after += line } else { before += line }
             keptLines.append(number)
         }
@@ -127,8 +142,9 @@ public struct CrontabBlock: Equatable, Sendable {
         self.after = after
         self.entries = entries
         self.untagged = untagged
-        self.environment = environment
+        self.environment = environment + pending.map { Array($0.content) }
         self.keptLines = keptLines
+        self.heldByHand = byHand
     }
 
     /// Whether a line inside notif's block is one notif writes: its comments (`# settings:`,
@@ -150,7 +166,7 @@ public struct CrontabBlock: Equatable, Sendable {
     /// are not the ones it would be written with now (an earlier notif's block had none; the
     /// user's lines above changed): they never look current, so they are rewritten.
     public var installed: [String: String] {
-        let stale = environment != wantedEnvironment ? Self.staleEnvironmentNote : ""
+        let stale = (environment != wantedEnvironment ? Self.staleEnvironmentNote : "") + (heldByHand ? Self.heldByHandNote : "")
         return Dictionary(entries.map { ($0.id, (untagged.contains($0.id) ? Self.untaggedNote : "") + stale + $0.text) },
                           uniquingKeysWith: { _, last in last })
     }
@@ -159,6 +175,8 @@ public struct CrontabBlock: Equatable, Sendable {
     public static let untaggedNote = "(in the untagged block of an earlier notif)\n"
     /// How `installed` marks the entries of a block whose assignments are out of date.
     public static let staleEnvironmentNote = "(the block's SHELL and PATH lines are not the ones notif writes now)\n"
+    /// How `installed` marks the entries of a block that holds lines of the user's.
+    public static let heldByHandNote = "(lines of yours are inside notif's block)\n"
 
     /// The assignment lines the block is written with: its own, then the user's that give the
     /// lines below the block back what the lines above it set.
@@ -224,7 +242,9 @@ public struct CrontabBlock: Equatable, Sendable {
         let newline = UInt8(ascii: "\n")
         let settings = Array(settingsPrefix.utf8), prefix = Array(entryPrefix.utf8)
         var kept: [UInt8] = [], blocks: [Found] = [], keptLines: [Int] = []
-        var inside = false
+        var inside = false, afterEntry = false
+        // SHELL and PATH lines after an entry: the block's own last ones when its end follows.
+        var pending: [(line: ArraySlice<UInt8>, number: Int)] = []
         var number = 0
         var start = bytes.startIndex
         while start != bytes.endIndex {
@@ -233,10 +253,17 @@ public struct CrontabBlock: Equatable, Sendable {
             let line = bytes[start..<next], content = bytes[start..<(lineEnd ?? bytes.endIndex)]
             start = next
             number += 1
-            if let marker = marker(content) {
+            let found = marker(content), assignment = CronEnvironment.assignedName(content) != nil
+            if inside, !pending.isEmpty, found == nil, !assignment {
+                for held in pending { kept += held.line; keptLines.append(held.number) }
+                pending = []
+            }
+            if let marker = found {
+                pending = []
                 if marker.begin {
                     blocks.append(Found(tag: marker.tag))
                     inside = true
+                    afterEntry = false
                     continue
                 }
                 if inside {
@@ -244,10 +271,15 @@ public struct CrontabBlock: Equatable, Sendable {
                     continue
                 }
             } else if inside, isNotifs(content) {
+                if assignment, afterEntry {
+                    pending.append((line, number))
+                    continue
+                }
                 let text = String(decoding: content, as: UTF8.self)
                 if content.starts(with: settings) {
                     blocks[blocks.count - 1].settingsPath = String(text.dropFirst(settingsPrefix.count))
                 } else if content.starts(with: prefix) {
+                    afterEntry = true
                     blocks[blocks.count - 1].ids.append(String(text.dropFirst(entryPrefix.count)))
                 } else if let words = CommandWords.cron(line: text) {
                     blocks[blocks.count - 1].commands.append(words)

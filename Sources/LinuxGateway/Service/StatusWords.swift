@@ -46,7 +46,7 @@ public enum StatusWords {
     public static func problem(_ problem: SyncProblem) -> String {
         switch problem {
         case .notInstalled(let id): return "\(id) is planned but not installed"
-        case .differs(let id): return "\(id) is installed with another command or for another zone"
+        case .differs(let id): return "\(id) is installed, but not as notif writes it now: another command or zone, or an edit by hand"
         case .notEnabled(let id): return "\(id) is installed but its timer is not enabled"
         case .notPlanned(let id): return "\(id) is installed but not planned"
         case .noScheduler(let id): return "\(id) is planned but no scheduler can hold it"
