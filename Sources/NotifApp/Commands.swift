@@ -152,7 +152,7 @@ struct Commands {
         }
         if report.reminders.cannotFire[reminder.id] != nil { return "on: \(when), but its entry cannot fire (see Fires)" }
         if report.installed?.contains(reminder.id) == true { return "on: \(when)" }
-        if case .none(.cannotWrite) = report.reminders.next { return "on, not scheduled: notif cannot write its entry (see the warning below)" }
+        if case .none(.cannotWrite) = report.reminders.next { return "on, not scheduled: notif cannot write its entry; the warnings say why" }
         return "on, not scheduled yet: `notif apply` installs it"
     }
 
