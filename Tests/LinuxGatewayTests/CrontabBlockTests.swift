@@ -47,8 +47,8 @@ import Storage
         #expect(block.installed["tips-and-updates"]?.contains(CrontabBlock.heldByHandNote) == true, "not in sync while they are there")
     }
 
-    /// SHELL and PATH lines among the entries are the user's (kept); the block's own are those
-    /// before its first entry and those its end follows (what it gives back), even stale ones.
+    /// SHELL and PATH lines among the entries, and any but notif's own two before them, are the
+    /// user's (kept); those the block's end follows are what it gives back, even stale ones.
     @Test func shellAndPathLinesAmongTheEntriesAreTheUsers() {
         let begin = "\(CrontabBlock.beginMarker(testOwner))\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\n# notif reminder: tips-and-updates\n"
         let job = "0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
@@ -59,6 +59,11 @@ import Storage
         #expect(stale.after.isEmpty && !stale.heldByHand)
         #expect(stale.environment == CronEnvironment.lines + [Array("SHELL=/bin/zsh".utf8)])
         #expect(stale.installed["tips-and-updates"]?.hasPrefix(CrontabBlock.staleEnvironmentNote) == true)
+        // Before the entries only notif's own two lines are notif's.
+        let first = "\(CrontabBlock.beginMarker(testOwner))\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\nPATH=/home/me/bin:/usr/bin:/bin\n# notif reminder: tips-and-updates\n"
+        let mine = CrontabBlock(parsing: first + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(mine.after == Array("PATH=/home/me/bin:/usr/bin:/bin\n".utf8) && mine.environment == CronEnvironment.lines && mine.heldByHand)
+        #expect(CrontabBlock.withoutEveryBlock(Array((first + job).utf8)).kept == Array("PATH=/home/me/bin:/usr/bin:/bin\n".utf8))
         // reset --entries keeps them the same way.
         let split = CrontabBlock.withoutEveryBlock(Array((begin + "SHELL=/bin/false\r\n" + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n").utf8))
         #expect(split.kept == Array("SHELL=/bin/false\r\n".utf8), "\(String(decoding: split.kept, as: UTF8.self))")

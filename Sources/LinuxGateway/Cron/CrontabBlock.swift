@@ -113,7 +113,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 environment += pending.map { Array($0.content) }
                 pending = []
                 if current.own { continue }
-            } else if let current = block, current.own, Self.isNotifs(content) {
+            } else if let current = block, current.own, Self.isNotifs(content, afterEntry: currentID != nil) {
                 // notif's lines inside this configuration's block are rewritten: text is enough.
                 // Its assignments are the block's, not an entry's (and may be the user's bytes).
                 if assignment {
@@ -148,11 +148,15 @@ public struct CrontabBlock: Equatable, Sendable {
     }
 
     /// Whether a line inside notif's block is one notif writes: its comments (`# settings:`,
-    /// `# notif reminder:`), its SHELL and PATH lines, or a job that runs `notif deliver`. Any
-    /// other line was put there by hand; it is the user's and is kept (below the block).
-    static func isNotifs(_ line: ArraySlice<UInt8>) -> Bool {
+    /// `# notif reminder:`), a job that runs `notif deliver`, its own `SHELL=/bin/sh` and
+    /// `PATH=/usr/bin:/bin` before the entries, and SHELL and PATH lines after them (what it gives
+    /// back, when the block's end follows). Any other line was put there by hand; it is the
+    /// user's and is kept (below the block).
+    static func isNotifs(_ line: ArraySlice<UInt8>, afterEntry: Bool) -> Bool {
         if line.starts(with: settingsPrefix.utf8) || line.starts(with: entryPrefix.utf8) { return true }
-        if let name = CronEnvironment.assignedName(line) { return CronEnvironment.assignments.contains { Array($0.name.utf8) == name } }
+        if let name = CronEnvironment.assignedName(line) {
+            return afterEntry ? CronEnvironment.assignments.contains { Array($0.name.utf8) == name } : CronEnvironment.lines.contains(Array(line))
+        }
         return CommandWords.cron(line: String(decoding: line, as: UTF8.self))?.contains("deliver") == true
     }
 
@@ -270,7 +274,7 @@ public struct CrontabBlock: Equatable, Sendable {
                     inside = false
                     continue
                 }
-            } else if inside, isNotifs(content) {
+            } else if inside, isNotifs(content, afterEntry: afterEntry) {
                 if assignment, afterEntry {
                     pending.append((line, number))
                     continue

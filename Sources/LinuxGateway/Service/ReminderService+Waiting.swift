@@ -55,7 +55,7 @@ extension ReminderService {
             if watch.nap(until: now < due ? due : end, now: now) == .stop {
                 _ = service.log(reminder.id, kind: .scheduled, now: context.clock.now(), .failed,
                                 "stopped waiting for a notification service (ended by a signal, as at a logout or shutdown); "
-                                    + "a later run today still shows it", day: day)
+                                    + "a later run today still sends it: a login, `notif deliver --catch-up \(reminder.id)`, or notif daemon started again", day: day)
                 return .ended
             }
         }
