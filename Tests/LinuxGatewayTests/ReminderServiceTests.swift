@@ -262,6 +262,9 @@ struct ServiceFixture {
         _ = fixture.service.log(reminder.id, kind: .scheduled, now: at("09:05:44"), .failed, "the waiter ended: the session bus went away", day: day)
         let shown = fixture.service.recordShown(reminder, day: day, now: at("09:07:04"), waitingSince: at("09:06:55"), words: "")
         #expect(shown.detail.hasPrefix("sent 09:07, 7 min late: no notification service until then"), "\(shown.detail)")
+        // Sent at once by a later run (a service was there): the ended wait is named, not "no service".
+        let direct = fixture.service.recordShown(reminder, day: day, now: at("09:15:00"), waitingSince: nil, words: "")
+        #expect(direct.detail.hasPrefix("sent 09:15, 15 min late: the run at 09:05 failed: the waiter ended"), "\(direct.detail)")
     }
 
     /// `apply` records when an entry for a reminder that had none began; `deliver` reads it:

@@ -54,7 +54,9 @@ extension ReminderService {
     /// why its last try before could not send it).
     public func recordShown(_ reminder: LocalReminder, day: CivilDate, now: Instant, waitingSince: Instant?, waitingProblem: String? = nil,
                             words: String) -> DeliveryRecord {
-        let since = ([waitingSince] + [first(.waiting, of: reminder, on: day)?.at]).compactMap { $0 }.min { $0.seconds < $1.seconds }
+        // A run that sent it without waiting names an earlier failure instead (a waiter ended
+        // while a service was there): "no notification service" would not be true.
+        let since = waitingSince.map { mine in first(.waiting, of: reminder, on: day).map { $0.at.seconds < mine.seconds ? $0.at : mine } ?? mine }
         let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: since, waitingProblem: waitingProblem,
                                          failedSince: since == nil ? first(.failed, of: reminder, on: day) : nil, zone: context.zone)
         var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
