@@ -52,8 +52,8 @@ import Storage
     @Test func shellAndPathLinesAmongTheEntriesAreTheUsers() {
         let begin = "\(CrontabBlock.beginMarker(testOwner))\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\n# notif reminder: tips-and-updates\n"
         let job = "0 9 * * * /usr/local/bin/notif deliver tips-and-updates\n"
-        let among = CrontabBlock(parsing: begin + "SHELL=/bin/false\r\nPATH=/nonexistent\n" + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
-        #expect(among.after == Array("SHELL=/bin/false\r\nPATH=/nonexistent\n".utf8))
+        let among = CrontabBlock(parsing: begin + "SHELL=/bin/false\r\nMAILTO=me\nPATH=/nonexistent\n" + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(among.after == Array("SHELL=/bin/false\r\nMAILTO=me\nPATH=/nonexistent\n".utf8), "in their order")
         #expect(among.environment == CronEnvironment.lines && among.heldByHand)
         let stale = CrontabBlock(parsing: begin + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
         #expect(stale.after.isEmpty && !stale.heldByHand)

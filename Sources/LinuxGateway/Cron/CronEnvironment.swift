@@ -54,6 +54,12 @@ enum CronEnvironment {
         return name
     }
 
+    /// Whether `line` assigns one of the variables the block assigns (`SHELL`, `PATH`).
+    static func assignsBlocksVariable(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let name = assignedName(line) else { return false }
+        return assignments.contains { Array($0.name.utf8) == name }
+    }
+
     /// C's isspace, as cron's parser uses it.
     static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 }

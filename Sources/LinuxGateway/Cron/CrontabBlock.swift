@@ -93,7 +93,8 @@ public struct CrontabBlock: Equatable, Sendable {
             start = next
             number += 1
             let marker = Self.marker(content)
-            let assignment = CronEnvironment.assignedName(content) != nil
+            // Only the block's own variables can be its give-backs: any other line ends a run of them.
+            let assignment = CronEnvironment.assignsBlocksVariable(content)
             if let current = block, current.own, !pending.isEmpty, !(marker != nil || assignment) {
                 for held in pending { after += held.line; keptLines.append(held.number) }
                 pending = []
@@ -154,8 +155,8 @@ public struct CrontabBlock: Equatable, Sendable {
     /// user's and is kept (below the block).
     static func isNotifs(_ line: ArraySlice<UInt8>, afterEntry: Bool) -> Bool {
         if line.starts(with: settingsPrefix.utf8) || line.starts(with: entryPrefix.utf8) { return true }
-        if let name = CronEnvironment.assignedName(line) {
-            return afterEntry ? CronEnvironment.assignments.contains { Array($0.name.utf8) == name } : CronEnvironment.lines.contains(Array(line))
+        if CronEnvironment.assignedName(line) != nil {
+            return afterEntry ? CronEnvironment.assignsBlocksVariable(line) : CronEnvironment.lines.contains(Array(line))
         }
         return CommandWords.cron(line: String(decoding: line, as: UTF8.self))?.contains("deliver") == true
     }
@@ -257,7 +258,7 @@ public struct CrontabBlock: Equatable, Sendable {
             let line = bytes[start..<next], content = bytes[start..<(lineEnd ?? bytes.endIndex)]
             start = next
             number += 1
-            let found = marker(content), assignment = CronEnvironment.assignedName(content) != nil
+            let found = marker(content), assignment = CronEnvironment.assignsBlocksVariable(content)
             if inside, !pending.isEmpty, found == nil, !assignment {
                 for held in pending { kept += held.line; keptLines.append(held.number) }
                 pending = []
