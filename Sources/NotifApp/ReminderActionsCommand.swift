@@ -30,7 +30,8 @@ extension Commands {
         let day = args.value("--day").flatMap { CivilDate($0.text) } ?? context.zone.localDateTime(of: began).date
         let waitLock: HeldLock
         do {
-            guard let held = try FileLock.tryAcquire(context.paths.stateFile(StateFiles.waitLock(reminder.id))) else {
+            // Its end, however it comes (a kill too), wakes `notif daemon`, which sends a new waiter.
+            guard let held = try FileLock.tryAcquire(context.paths.stateFile(StateFiles.waitLock(reminder.id)), announcingRelease: true) else {
                 _ = Self.status(HandoffAnswer.busy.line)
                 return .success
             }

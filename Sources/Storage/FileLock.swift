@@ -6,12 +6,14 @@ import Synchronization
 public enum FileLock {
     /// Opens the lock file: read-only when it exists (flock needs no write access, and a no-op
     /// run then opens nothing for writing), created 0600 the first time.
-    static func openLockFile(_ path: String) throws(FileError) -> Int32 {
+    /// - Parameter forWriting: opened for writing even when it exists, so that its release (a
+    ///   close, or the holder's death) is a close-after-write the daemon's inotify watch sees.
+    static func openLockFile(_ path: String, forWriting: Bool = false) throws(FileError) -> Int32 {
         // Never through a symlink: a lock file is notif's own.
         // Non-blocking: a FIFO in its place must not hang the open.
-        var fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        var fd = open(path, (forWriting ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 && errno == ENOENT { fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        if fd < 0 && errno == EEXIST { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        if fd < 0 && errno == EEXIST { fd = open(path, (forWriting ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         if fd < 0 { throw errno == ELOOP ? FileError.symlink("open the lock file", path) : FileError("open the lock file", path) }
         return fd
     }
@@ -51,8 +53,9 @@ public enum FileLock {
     }
 
     /// Takes the lock only if nobody holds it; nil when another process does.
-    public static func tryAcquire(_ path: String) throws(FileError) -> HeldLock? {
-        let fd = try openLockFile(path)
+    /// - Parameter announcingRelease: see `openLockFile(_:forWriting:)`.
+    public static func tryAcquire(_ path: String, announcingRelease: Bool = false) throws(FileError) -> HeldLock? {
+        let fd = try openLockFile(path, forWriting: announcingRelease)
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             close(fd)

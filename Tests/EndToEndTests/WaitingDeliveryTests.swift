@@ -152,6 +152,40 @@ struct WaitingDeliveryTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
     }
 
+    /// `notif daemon` at 09:00 with no service: its waiter is stopped (SIGTERM, as a user might),
+    /// then the next one killed (SIGKILL: nothing is recorded). The daemon sends a new waiter
+    /// each time, and when the service comes the reminder is shown once.
+    @Test(.timeLimit(.minutes(5)))
+    func theDaemonSendsANewWaiterWhenOneIsKilled() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let bus = try BareBus()
+        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 15)
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": nine, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        let daemon = try DaemonProcess([binary, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
+        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        let log = { DeliveryLine.all(of: sandbox) }
+        let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
+        #expect(await poll(for: at.timeIntervalSinceNow + 30) { waiters().count == 1 && log().map(\.outcome) == ["waiting"] },
+                "\(log())\n\(daemon.output)")
+        var previous = waiters()
+        for signal in [SIGTERM, SIGKILL] {
+            for pid in previous { kill(pid, signal) }
+            // A new waiter, within the daemon's pause between two tries (a minute).
+            #expect(await poll(for: 80) { let now = waiters(); return now.count == 1 && now != previous && log().last?.outcome == "waiting" },
+                    "no new waiter after signal \(signal): \(log())\n\(daemon.output)")
+            previous = waiters()
+        }
+        let service = try FakeNotificationService(config: ["close_after": 0.2], bus: bus.address)
+        #expect(await poll(for: 20) { log().contains { $0.outcome == "delivered" } }, "not shown when the service came: \(log())\n\(daemon.output)")
+        #expect(log().filter { $0.outcome == "delivered" }.count == 1 && service.notifications().count == 1, "\(log())")
+        #expect(daemon.output.components(separatedBy: " waiting (scheduled, due, not sent, no waiter)").count == 3, "\(daemon.output)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+    }
+
     /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
     /// once, before the desktop's notification server is up (dunst comes a moment later, started
     /// by the session, not by D-Bus activation: the manager has no display). Shown once, late.

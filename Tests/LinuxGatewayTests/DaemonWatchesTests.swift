@@ -21,9 +21,11 @@ import Storage
         #expect(made.contains(WatchedPlace(directory: EmbeddedScheduler(paths: paths, owner: testOwner).directory, names: .visible)))
         #expect(made.contains(WatchedPlace(directory: "/usr/share/zoneinfo/Europe", names: .only(["Berlin"]))))
         #expect(!made.contains { $0.path == "/etc/localtime" })
+        // The waiters' locks: a waiter's end is a finished write there.
+        #expect(made.contains(WatchedPlace(directory: paths.stateDirectory, names: .only(["wait-tips-and-updates.lock"]), finishedWritesOnly: true)))
         // A POSIX TZ string and UTC-by-empty have no file that could change.
-        #expect(DaemonWatches.places(paths: paths, tz: "NTF-5:37").count == 2)
-        #expect(DaemonWatches.places(paths: paths, tz: "").count == 2)
+        #expect(DaemonWatches.places(paths: paths, tz: "NTF-5:37").count == 3)
+        #expect(DaemonWatches.places(paths: paths, tz: "").count == 3)
     }
 
     @Test func aSettingsLinkIsWatchedAtItsTargetToo() throws {

@@ -51,6 +51,24 @@ struct DaemonFixture {
 }
 
 @Suite struct EmbeddedDaemonTests {
+    /// A waiter that ended without sending the reminder (killed: no record, no waiter) leaves it
+    /// due: the daemon's next wake (a waiter's end is one) sends it, once, and a run that keeps
+    /// failing is tried again at most once a minute, never in a loop.
+    @Test func aReminderWhoseWaiterEndedIsSentAtTheNextWake() throws {
+        let daemon = try DaemonFixture(start: "2026-12-01T08:50:00+01:00")
+        let desktop = daemon.fixture.desktop
+        desktop.answer = .waiting("the user bus: no notification service runs")
+        daemon.run(until: "2026-12-01T11:00:00+01:00", events: [
+            ("2026-12-01T09:05:00+01:00", {}),                                   // the waiter killed
+            ("2026-12-01T09:05:20+01:00", { desktop.answer = .shown("through the user bus as notification 7") }),
+            ("2026-12-01T10:00:00+01:00", {}),                                   // a later wake
+        ])
+        // 09:00 (the time), 09:05 (a wake, no waiter), 09:06 (a minute after 09:05, not at 09:05:20).
+        #expect(desktop.handOffs.count == 3, "\(desktop.handOffs)")
+        let delivered = try daemon.delivered()
+        #expect(delivered.map(\.time) == ["2026-12-01T09:06:00+01:00"], "\(delivered)")
+    }
+
     /// settings.json written with a mistake (in place, as an editor saves), or gone: the daemon
     /// keeps the schedule as it is and says why once; a later good write is acted on.
     @Test func aSettingsFileThatDoesNotParseKeepsTheSchedule() throws {

@@ -55,6 +55,26 @@ import TestSupport
         #expect(edit.end == .changed && edit.seconds < 5, "\(edit)")
     }
 
+    /// A waiter's end (its wait lock closed, as at its exit or death) wakes the daemon; the lock
+    /// probes of `status` and of the daemon itself do not, or it would wake itself forever.
+    @Test(.timeLimit(.minutes(5)))
+    func aWaitersEndEndsTheNapAndALockProbeDoesNot() throws {
+        let scratch = Scratch()
+        let paths = scratch.paths
+        try FileIO.makeDirectory(paths.stateDirectory)
+        let lockPath = paths.stateFile(StateFiles.waitLock("tips-and-updates"))
+        (try FileLock.tryAcquire(lockPath))?.release()   // there already, as after the first day
+        nonisolated(unsafe) let held = try #require(try FileLock.tryAcquire(lockPath, announcingRelease: true))
+        let sleeper = try #require(EventSleeper(places: { DaemonWatches.places(paths: paths, tz: "UTC") }))
+        let probe = nap(sleeper, until: now().adding(seconds: 2)) {
+            _ = FileLock.isHeld(lockPath)
+            _ = try? FileLock.tryAcquire(lockPath)
+        }
+        #expect(probe.end == .elapsed, "\(probe)")
+        let end = nap(sleeper, until: now().adding(seconds: 30)) { held.release() }
+        #expect(end.end == .changed && end.seconds < 5, "\(end)")
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func theScheduleDirectoryIsWatchedBeforeAndAfterItExists() throws {
         let scratch = Scratch()

@@ -22,6 +22,8 @@ public struct DaemonPlanner: Sendable {
         case start, clockJump = "clock jump", zoneChange = "zone change", due
         /// settings.json changed (`notif daemon` asks for this one itself).
         case settingsChange = "settings change"
+        /// Due today, not sent, and no waiter waits for it (`notif daemon` asks for this one too).
+        case unsent = "due, not sent, no waiter"
     }
 
     /// One attempt to make.

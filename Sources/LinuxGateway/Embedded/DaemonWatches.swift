@@ -1,4 +1,5 @@
 import Glibc
+import SharedLogic
 import Storage
 
 /// A place `notif daemon` watches for changes: a directory and the names in it that matter, or
@@ -53,8 +54,18 @@ public enum DaemonWatches {
         places += zone(tz: tz, zoneInfoDirectory: zoneInfoDirectory)
         places += file(paths.settingsFile, finishedWritesOnly: true)
         places.append(directory(paths.stateFile("embedded")))   // EmbeddedScheduler.directory
+        places.append(waiters(paths: paths))
         var seen = Set<WatchedPlace>()
         return places.filter { seen.insert($0).inserted }
+    }
+
+    /// The reminders' wait locks: a waiter holds its lock open for writing, so its end (shown,
+    /// given up, killed) is a finished write there; the lock probes of `status` and the daemon
+    /// open it read-only and wake nothing.
+    static func waiters(paths: NotifPaths) -> WatchedPlace {
+        guard (try? FileStatus.of(paths.stateDirectory))??.kind == .directory else { return nearest(paths.stateDirectory) }
+        return WatchedPlace(directory: paths.stateDirectory, names: .only(Set(LocalReminders.all.map { StateFiles.waitLock($0.id) })),
+                            finishedWritesOnly: true)
     }
 
     /// The zone's files: none for a POSIX TZ string or UTC.

@@ -25,6 +25,11 @@ public final class EmbeddedDaemon {
     /// next wants a wake (nil: never), so the nap is never longer than that.
     public var onWake: ((Instant) -> Instant?)?
     private var extraDue: Instant?
+    /// When each reminder was last sent again for `unsent`, so a run that keeps failing is tried
+    /// at most once a `retryPause`; and when the next such try is due, if one waits.
+    private var lastUnsentTry: [String: Instant] = [:]
+    private var unsentDue: Instant?
+    let retryPause: Int64 = 60
     /// Asked before every wake: why notif's own program is gone (removed, replaced), or nil.
     /// A daemon whose program is gone delivers nothing more and stops (it says why).
     public var programGone: (() -> String?)?
@@ -52,8 +57,7 @@ public final class EmbeddedDaemon {
     /// The planner's next wake, or the extra work's when that comes first.
     func nextWake() -> Instant? {
         let due = planner.nextWake(now: context.clock.now())
-        guard let extraDue else { return due }
-        return due.map { min($0, extraDue) } ?? extraDue
+        return [due, extraDue, unsentDue].compactMap { $0 }.min()
     }
 
     /// One wake: pick up edited settings (and, after a zone change, entries to mend), then make
@@ -77,6 +81,7 @@ public final class EmbeddedDaemon {
                 attempts.append(.init(id: entry.id, kind: .catchUp, reason: .settingsChange))
             }
         }
+        attempts += unsent(current.filter { entry in !attempts.contains { $0.id == entry.id } }, now: now, zones: zones)
         for attempt in attempts {
             guard let reminder = LocalReminders.reminder(id: attempt.id) else {
                 log("the built-in schedule has an entry for unknown reminder \(attempt.id); `notif apply` removes it")
@@ -90,6 +95,29 @@ public final class EmbeddedDaemon {
                 + (record.detail.isEmpty ? "" : ": \(record.detail)"))
         }
         extraDue = onWake?(now)
+    }
+
+    /// The entries whose reminder is due today and not sent, with no waiter waiting for it: its
+    /// waiter ended without sending it (killed, or stopped by a signal) or a run failed. Any wake
+    /// sends it, as a catch-up would; a waiter's end is one (`DaemonWatches.waiters`).
+    private func unsent(_ entries: [EmbeddedEntry], now: Instant, zones: [String: ZoneRules]) -> [DaemonPlanner.Attempt] {
+        unsentDue = nil
+        guard !entries.isEmpty, let preferences = try? context.store.load().preferences else { return [] }
+        var attempts: [DaemonPlanner.Attempt] = []
+        for entry in entries {
+            guard let reminder = LocalReminders.reminder(id: entry.id) else { continue }
+            var deciding = context
+            if let zone = entry.zone.flatMap({ zones[$0] }) { deciding.zone = zone }
+            guard ReminderService(context: deciding).decide(reminder, preferences: preferences, now: now) == .deliver else { continue }
+            if let last = lastUnsentTry[entry.id], now.seconds < last.seconds + retryPause {
+                let next = last.adding(seconds: retryPause)
+                unsentDue = unsentDue.map { min($0, next) } ?? next
+                continue
+            }
+            lastUnsentTry[entry.id] = now
+            attempts.append(.init(id: entry.id, kind: .catchUp, reason: .unsent))
+        }
+        return attempts
     }
 
     /// The schedule, read again only when its directory changed.
