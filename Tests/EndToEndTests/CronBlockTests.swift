@@ -113,6 +113,34 @@ struct CronBytesPropertyTests {
         #expect(tried == 8, "NOTIF_SEED=\(seed): crontab took only \(tried) of the tables drawn")
     }
 
+    /// A SHELL line put inside notif's block by hand, before its entries (REPORT-24 B2): cron
+    /// would run them with it, and no run of notif can mend that. `status` promises no next
+    /// reminder and names the line (its CR as `crontab -l` prints it); `apply` moves it below
+    /// the block, byte for byte.
+    @Test func aShellLineOfTheUsersInsideTheBlockIsNamedAndMovedOut() throws {
+        let user = try TestUser.make("notif-tcbshell")
+        defer { deleteUser(user) }
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.publicCopy(in: sandbox)
+        let env = ["NOTIF_SCHEDULER": "cron"]
+        #expect(try user.run([binary, "permission", "grant"], env).status == 0)
+        #expect(try user.run([binary, "set", "tips-and-updates", "on"], env).status == 0)
+        let installed = try user.spoolBytes()
+        let entry = Array("# notif reminder: tips-and-updates\n".utf8)
+        let at = try #require(installed.indices.first { installed[$0...].starts(with: entry) })
+        let mine = Array("SHELL=/bin/false\r\n".utf8)
+        try user.setCrontab(bytes: Array(installed[..<at]) + mine + Array(installed[at...]))
+        let status = try user.run([binary, "status"], env)
+        #expect(status.stdout.contains("Next reminder:      none — cannot fire: cron runs its entries with SHELL=/bin/false\\r, a line of yours inside notif's block"),
+                "\(status)")
+        let apply = try user.run([binary, "apply"], env)
+        #expect(apply.status == 0, "\(apply)")
+        let after = try user.spoolBytes()
+        #expect(after.starts(with: installed) && Array(after.dropFirst(installed.count)) == mine, "\(String(decoding: after, as: UTF8.self).debugDescription)")
+        let mended = try user.run([binary, "status"], env)
+        #expect(mended.stdout.contains("Next reminder:      ") && !mended.stdout.contains("cannot fire"), "\(mended)")
+    }
+
     /// A line crontab no longer takes (here written into the spool by root, as an older cron or
     /// a hand edit may leave one) is named by its line number in the user's crontab, and nothing
     /// is changed.

@@ -55,6 +55,14 @@ import Storage
         let among = CrontabBlock(parsing: begin + "SHELL=/bin/false\r\nMAILTO=me\nPATH=/nonexistent\n" + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
         #expect(among.after == Array("SHELL=/bin/false\r\nMAILTO=me\nPATH=/nonexistent\n".utf8), "in their order")
         #expect(among.environment == CronEnvironment.lines && among.heldByHand)
+        // cron runs the job with the user's shell: status cannot promise it runs at all.
+        #expect(among.shellByHand == ["tips-and-updates": "SHELL=/bin/false\r"])
+        let entry = CronGateway(runner: RecordingRunner { _ in ProcessResult(exitStatus: 0) }, lockPath: "/nonexistent/l", owner: testOwner).entry("tips-and-updates", installed: among.installed["tips-and-updates"]!, userZone: .utc)
+        #expect(entry.runByHand == "SHELL=/bin/false\\u{D}", "\(among.installed)")
+        // Before the first entry too; a SHELL line after the last job (a give-back) is no such line.
+        let leading = CrontabBlock(parsing: begin.replacingOccurrences(of: "PATH=/usr/bin:/bin\n", with: "PATH=/usr/bin:/bin\nSHELL=/bin/false\n") + job
+                                 + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(leading.shellByHand == ["tips-and-updates": "SHELL=/bin/false"] && leading.heldByHand)
         let stale = CrontabBlock(parsing: begin + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
         #expect(stale.after.isEmpty && !stale.heldByHand)
         #expect(stale.environment == CronEnvironment.lines + [Array("SHELL=/bin/zsh".utf8)])

@@ -40,6 +40,16 @@ import TestSupport
         #expect(s.inSync, "the entry is what apply writes; it just cannot run")
     }
 
+    /// A SHELL line of the user's in notif's cron block decides whether its runs run at all:
+    /// no next reminder is promised, and the reason names the line.
+    @Test func anEntryRunWithAShellSetByHandPromisesNothing() {
+        var edited = InstalledEntry(id: Self.tips, current: false)
+        edited.runByHand = "SHELL=/bin/false"
+        let s = status(wanted, held(edited))
+        #expect(s.next == .none(.cannotFire(.shellByHand("SHELL=/bin/false"))))
+        #expect(!s.inSync)
+    }
+
     @Test(arguments: [CannotFire.noSystemd, .daemonNotRunning])
     func aSchedulerThatDoesNotRunFiresNothing(_ why: CannotFire) {
         let s = status(wanted, held(cannotFire: why))

@@ -86,7 +86,10 @@ public struct CronGateway: LocalNotificationGateway {
         // The TZ the daily lines give `notif deliver` (the @reboot catch-up carries the same).
         let zone = text.split(separator: "\n").lazy.filter { !$0.hasPrefix("@") }
             .compactMap { CommandWords.cron(line: String($0)) }.first.flatMap { CommandWords.assignments($0)["TZ"] }
-        return InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone), zoneVariable: zone)
+        var entry = InstalledEntry(id: id, current: false, program: program, firing: firing(text, userZone: userZone), zoneVariable: zone)
+        entry.runByHand = text.split(separator: "\n").first { $0.hasPrefix(CrontabBlock.shellByHandNote) }
+            .map { String($0.dropFirst(CrontabBlock.shellByHandNote.count)) }
+        return entry
     }
 
     /// The installed lines' system-zone times, compared with the reminder's time in `userZone`.

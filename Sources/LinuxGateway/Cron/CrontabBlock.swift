@@ -34,6 +34,9 @@ public struct CrontabBlock: Equatable, Sendable {
     public var keptLines: [Int]
     /// Lines of the user's were inside this configuration's block (they are kept, below it).
     public var heldByHand = false
+    /// The entries that a `SHELL=` line put inside notif's block by hand comes before (cron runs
+    /// them with that shell, which may not run them at all), with the line.
+    public var shellByHand: [String: String] = [:]
 
     public static func == (a: CrontabBlock, b: CrontabBlock) -> Bool {
         a.owner == b.owner && a.before == b.before && a.after == b.after && a.untagged == b.untagged && a.environment == b.environment
@@ -78,6 +81,12 @@ public struct CrontabBlock: Equatable, Sendable {
         // follows them, else lines put there by hand.
         var pending: [(line: ArraySlice<UInt8>, content: ArraySlice<UInt8>, number: Int)] = []
         var byHand = false
+        var shellByHand: [String: String] = [:]
+        // The last SHELL line of the user's inside the block, which cron uses for the jobs after it.
+        var handShell: String?
+        func noteByHand(_ content: ArraySlice<UInt8>) {
+            if CronEnvironment.assignedName(content) == Array("SHELL".utf8) { handShell = String(decoding: content, as: UTF8.self) }
+        }
         var keptLines: [Int] = []
         var number = 0
         /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
@@ -96,7 +105,7 @@ public struct CrontabBlock: Equatable, Sendable {
             // Only the block's own variables can be its give-backs: any other line ends a run of them.
             let assignment = CronEnvironment.assignsBlocksVariable(content)
             if let current = block, current.own, !pending.isEmpty, !(marker != nil || assignment) {
-                for held in pending { after += held.line; keptLines.append(held.number) }
+                for held in pending { after += held.line; keptLines.append(held.number); noteByHand(held.content) }
                 pending = []
                 byHand = true
             }
@@ -131,11 +140,12 @@ public struct CrontabBlock: Equatable, Sendable {
                     if current.tag == nil { untagged.insert(id) } else { untagged.remove(id) }
                 } else if let id = currentID, let index = entries.firstIndex(where: { $0.id == id }) {
                     entries[index].text += text + "\n"
+                    if let handShell { shellByHand[id] = handShell }
                 }
                 continue
             }
             // The user's lines and other configurations' blocks, exactly as they were.
-            if let current = block, current.own { byHand = true }
+            if let current = block, current.own { byHand = true; noteByHand(content) }
             if seenOwnBlock { after += line } else { before += line }
             keptLines.append(number)
         }
@@ -146,6 +156,7 @@ public struct CrontabBlock: Equatable, Sendable {
         self.environment = environment + pending.map { Array($0.content) }
         self.keptLines = keptLines
         self.heldByHand = byHand
+        self.shellByHand = shellByHand
     }
 
     /// Whether a line inside notif's block is one notif writes: its comments (`# settings:`,
@@ -172,7 +183,8 @@ public struct CrontabBlock: Equatable, Sendable {
     /// user's lines above changed): they never look current, so they are rewritten.
     public var installed: [String: String] {
         let stale = (environment != wantedEnvironment ? Self.staleEnvironmentNote : "") + (heldByHand ? Self.heldByHandNote : "")
-        return Dictionary(entries.map { ($0.id, (untagged.contains($0.id) ? Self.untaggedNote : "") + stale + $0.text) },
+        return Dictionary(entries.map { ($0.id, (untagged.contains($0.id) ? Self.untaggedNote : "") + stale
+                                              + (shellByHand[$0.id].map { Self.shellByHandNote + TerminalText.safe($0) + "\n" } ?? "") + $0.text) },
                           uniquingKeysWith: { _, last in last })
     }
 
@@ -182,6 +194,9 @@ public struct CrontabBlock: Equatable, Sendable {
     public static let staleEnvironmentNote = "(the block's SHELL and PATH lines are not the ones notif writes now)\n"
     /// How `installed` marks the entries of a block that holds lines of the user's.
     public static let heldByHandNote = "(lines of yours are inside notif's block)\n"
+    /// How `installed` marks an entry that a SHELL line of the user's inside the block comes
+    /// before; the line follows on the same line.
+    public static let shellByHandNote = "(cron runs it with a line of yours inside notif's block) "
 
     /// The assignment lines the block is written with: its own, then the user's that give the
     /// lines below the block back what the lines above it set.

@@ -30,15 +30,18 @@ public enum StatusWords {
             return "no systemd user manager runs and this machine was not started with systemd; `notif set scheduler auto` picks a scheduler that runs here"
         case .daemonNotRunning:
             return "built-in entries fire only while `notif daemon` runs, and it is not running; start `notif daemon` (`notif daemon --install-autostart` starts it at each login)"
+        case .shellByHand(let line):
+            return "cron runs its entries with \(line), a line of yours inside notif's block, which may not run them at all; `notif apply` moves the line below the block"
         }
     }
 
-    /// A stable word for `status --json` (`programMissing`, `noSystemd`, `daemonNotRunning`).
+    /// A stable word for `status --json` (`programMissing`, `noSystemd`, `daemonNotRunning`, `shellByHand`).
     public static func code(_ why: CannotFire) -> String {
         switch why {
         case .programMissing: return "programMissing"
         case .noSystemd: return "noSystemd"
         case .daemonNotRunning: return "daemonNotRunning"
+        case .shellByHand: return "shellByHand"
         }
     }
 

@@ -74,6 +74,7 @@ public enum NextReminderText {
             return "its program \(TerminalText.quoted(path)) is gone; open the installed notif"
         case .noSystemd: return "no systemd here (s chooses another scheduler)"
         case .daemonNotRunning: return "notif daemon is not running (start `notif daemon`, or s chooses another scheduler)"
+        case .shellByHand(let line): return "cron runs it with \(line), put in notif's block by hand; r moves the line out"
         }
     }
 }

@@ -6,6 +6,9 @@ public enum CannotFire: Equatable, Sendable {
     case noSystemd
     /// A built-in entry, but `notif daemon` is not running and nothing starts it at login.
     case daemonNotRunning
+    /// cron runs it with a shell that a line put inside notif's block by hand sets (the line):
+    /// notif cannot tell whether it runs at all, and no run of notif mends it.
+    case shellByHand(String)
 }
 
 /// Why no next reminder time can be given.

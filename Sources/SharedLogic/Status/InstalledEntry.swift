@@ -18,6 +18,9 @@ public struct InstalledEntry: Equatable, Sendable {
     public var zoneVariable: String?
     /// When it shows its reminder, when that is not the wanted time (set for entries that are not current).
     public var showing: EntryShowing = .asWanted
+    /// A line of the user's the scheduler runs the entry with, which may stop it (cron: a `SHELL=`
+    /// line put inside notif's block by hand).
+    public var runByHand: String?
 
     public init(id: String, current: Bool, enabled: Bool = true, program: String? = nil, programRunnable: Bool = true,
                 firing: EntryFiring? = nil, zoneVariable: String? = nil) {

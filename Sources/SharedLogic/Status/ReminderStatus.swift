@@ -60,6 +60,8 @@ public struct ReminderStatus: Equatable, Sendable {
             // A missing program first: another scheduler would not help that entry.
             if !entry.programRunnable, let program = entry.program {
                 cannot[id] = .programMissing(program)
+            } else if let line = entry.runByHand {
+                cannot[id] = .shellByHand(line)
             } else if let why = facts.schedulerCannotFire {
                 cannot[id] = why
             }
