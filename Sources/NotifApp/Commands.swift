@@ -244,8 +244,10 @@ struct Commands {
             return .failure
         }
         if let notice = outcome.notice { output.warn(notice) }
+        // An entry this notif may not write is refused on every retry, whatever the scheduler.
+        let refused = context.executable.flatMap(service.untrusted(program:)) != nil
         // Scheduler warnings matter only when something should fire.
-        if !LocalReminders.plan(outcome.preferences).isEmpty {
+        if !LocalReminders.plan(outcome.preferences).isEmpty && !refused {
             for warning in outcome.choice.warnings { output.warn(warning) }
         }
         for line in presenter.applyLines(outcome) { output.line(line) }
@@ -253,7 +255,8 @@ struct Commands {
             let problem = outcome.mayStillFire
                 ? "a reminder may still fire: an entry that should be gone could not be removed (see above)"
                 : "the scheduler does not match " + (afterSave ? "it" : "the settings") + " yet"
-            output.error((afterSave ? "the setting was saved, but " : "") + problem + "; `notif status` shows what differs and `notif apply` retries")
+            output.error((afterSave ? "the setting was saved, but " : "") + problem + "; `notif status` shows what differs"
+                         + (refused ? "" : " and `notif apply` retries"))
             return .failure
         }
         return .success

@@ -37,12 +37,19 @@ import TestSupport
         try a.run(["cp", trusted, planted]).expectSuccess()
         let env = ["TZ": "Europe/Berlin"]
         #expect(try a.run([planted, "permission", "grant"], env).status == 0, "nothing planned: nothing to refuse")
-        for scheduler in ["cron", "systemd"] {
+        for scheduler in ["cron", "systemd", "embedded"] {
             let set = try a.run([planted, "--scheduler", scheduler, "set", "tips-and-updates", "on"], env)
             #expect(set.status == 1 && set.stderr.contains("the setting was saved, but"), "\(scheduler): \(set)")
+            // No advice that cannot work: a retry, or an autostart entry (refused the same way).
+            #expect(!set.stderr.contains("retries") && !set.stderr.contains("--install-autostart"), "\(scheduler): \(set)")
             #expect(set.stdout.contains("notif's program \(planted) is in a place other users can change (/tmp may be written by every user, mode 1777")
                     && set.stdout.contains("install notif (`make install`, or the Debian package)"), "\(scheduler): \(set)")
         }
+        // status warns of the program alone (its table of schedulers still says what each needs),
+        // and claims no entries that were never installed.
+        let status = try a.run([planted, "status"], env)
+        #expect(!status.stderr.contains("--install-autostart") && !(status.stdout + status.stderr).contains("entries were last installed"),
+                "\(status)")
         let autostart = try a.run([planted, "daemon", "--install-autostart"], env)
         #expect(autostart.status == 1 && autostart.stderr.contains("is in a place other users can change"), "\(autostart)")
         #expect(try a.crontab().isEmpty, "a crontab line names \(planted)")

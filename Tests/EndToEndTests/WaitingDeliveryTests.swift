@@ -376,7 +376,7 @@ struct WaitingDeliveryTests {
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
         try sandbox.entriesFromYesterday()
         let outside = try run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
-        #expect(outside.stdout.contains("waiting: no notification service: this session: no notification service runs (outside the graphical session"), "\(outside)")
+        #expect(outside.stdout.contains("waiting: not sent yet: this session: no notification service runs (outside the graphical session"), "\(outside)")
         #expect(!FileManager.default.fileExists(atPath: mark), "the bus started a server for a run outside the session")
         // Inside the session: `notif test` with a display has the bus start it.
         let inside = try run([binary, "test"], environment: sandbox.environment(env.merging(["DISPLAY": ":99"]) { $1 }))

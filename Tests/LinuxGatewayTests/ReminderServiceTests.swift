@@ -212,8 +212,8 @@ struct ServiceFixture {
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         fixture.desktop.answer = .waiting("the user bus: no notification service runs")
         let waiting = fixture.service.deliver(LocalReminders.tipsAndUpdates)
-        #expect(waiting.outcome == .waiting && waiting.detail == "no notification service: the user bus: no notification service runs; "
-                + "it is sent as soon as one comes, until the day ends", "\(waiting)")
+        #expect(waiting.outcome == .waiting && waiting.detail == "not sent yet: the user bus: no notification service runs; "
+                + "it is sent as soon as a notification service takes it, until the day ends", "\(waiting)")
         let lock = try #require(try FileLock.tryAcquire(fixture.scratch.paths.stateFile(StateFiles.waitLock("tips-and-updates"))))
         let meanwhile = fixture.service.deliver(LocalReminders.tipsAndUpdates)
         #expect(meanwhile.outcome == .skipped && meanwhile.detail.contains("a waiter already waits"), "\(meanwhile)")

@@ -165,7 +165,11 @@ extension ReminderService {
                 warnings.append("cannot read the \(gateway.name) entries: \(error.message)")
             }
         }
-        if let kind = choice.kind, let recorded = placed?.holder, recorded != kind {
+        // An entry notif cannot write (its program or a place fails the trust rule) is the cause;
+        // the scheduler's readiness is not, and its advice (`--install-autostart`) is refused too.
+        if cannotWrite != nil { warnings.removeAll { choice.warnings.contains($0) } }
+        // Only entries that are there can be moved.
+        if let kind = choice.kind, let recorded = placed?.holder, recorded != kind, heldElsewhere != nil {
             warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue): \(choice.why)")
         }
         let facts = SchedulerFacts(scheduler: read, entries: entries,

@@ -42,8 +42,10 @@ public enum PageScreen {
             line = Chrome.paragraph("! " + warning, row: line, left: 1, width: canvas.width - 2, role: .warning, maxRows: bottom - line,
                                     state: state, on: &canvas)
         }
+        // An entry notif may not write is refused on every retry.
+        let retries = state.status.facts.cannotWrite == nil ? " (r retries)" : ""
         for problem in problems where line <= bottom {
-            line = Chrome.paragraph(problem + " (r retries)", row: line, left: 1, width: canvas.width - 2, role: .error,
+            line = Chrome.paragraph(problem + retries, row: line, left: 1, width: canvas.width - 2, role: .error,
                                     maxRows: bottom - line + 1, state: state, on: &canvas)
         }
         if let notice = state.notice, line <= bottom {

@@ -43,11 +43,10 @@ public enum DeliveryLateness {
         return "sent \(clock(shownAt, zone)), \(duration(late)) late: \(why)"
     }
 
-    /// A `waiting` record: `no notification service: WHY; it is sent as soon as one comes, until
-    /// the day ends`; for a service that was there and did not answer, `not sent yet: WHY; …`.
+    /// A `waiting` record: `not sent yet: WHY; it is sent as soon as a notification service takes
+    /// it, until the day ends` (WHY says whether none ran or one did not answer).
     public static func waiting(_ why: String) -> String {
-        why.contains("did not answer") ? "not sent yet: \(why); it is sent as soon as a notification service answers, until the day ends"
-            : "no notification service: \(why); it is sent as soon as one comes, until the day ends"
+        "not sent yet: \(why); it is sent as soon as a notification service takes it, until the day ends"
     }
 
     /// The next reminder while a waiter waits: `today's, waiting since 09:00 for a notification service`.
