@@ -56,7 +56,7 @@ struct ScheduledEntryTests {
         let waiting = try runAsCron(user, daily)
         #expect(waiting.status == 0 && waiting.stdout.isEmpty && waiting.stderr.isEmpty, "\(waiting)")
         let history = try user.run([binary, "history"], env)
-        #expect(history.stdout.contains("tips-and-updates  waiting: no notification service:"), "the outcome is in the history: \(history)")
+        #expect(history.stdout.contains("tips-and-updates  waiting: not sent yet: no D-Bus session bus"), "the outcome is in the history: \(history)")
         #expect(Waiters.find(DetachedActionWaiterName.command, uid: user.uid).count == 1, "no waiter waits")
 
         // A refusal before any command runs (a state directory others may write) is silent too.
