@@ -27,6 +27,7 @@ import TestSupport
             # notif reminder: tips-and-updates
             0 9 * * * [ -x /usr/local/bin/notif ] && exec \(cronPins) /usr/local/bin/notif deliver tips-and-updates
             @reboot [ -x /usr/local/bin/notif ] && exec \(cronPins) /usr/local/bin/notif deliver --catch-up tips-and-updates
+            \(CrontabBlock.closingComment)
             \(CrontabBlock.endMarker(testOwner))
 
             """)
@@ -128,7 +129,7 @@ import TestSupport
         let shell = try #require(lines.firstIndex(of: "SHELL=/bin/sh")), job = try #require(lines.firstIndex { $0.hasPrefix("0 9 ") })
         #expect(shell < job && lines.firstIndex(of: "PATH=/usr/bin:/bin").map { $0 < job } == true, "\(lines)")
         let end = try #require(lines.firstIndex(of: CrontabBlock.endMarker(testOwner)))
-        #expect(Array(lines[(end - 2)..<end]) == ["SHELL=/bin/false", " PATH = /nonexistent\r"], "\(lines)")
+        #expect(Array(lines[(end - 3)..<end]) == ["SHELL=/bin/false", " PATH = /nonexistent\r", CrontabBlock.closingComment], "\(lines)")
         #expect(store.current?.hasPrefix(above) == true && store.current?.hasSuffix(below) == true)
         try cron.cancel("tips-and-updates")
         #expect(store.current == above + below)
@@ -146,7 +147,7 @@ import TestSupport
         store.replace { "SHELL=/bin/zsh\n" + $0.replacingOccurrences(of: "SHELL=/bin/sh\n", with: "") }
         #expect(try cron.installed()["tips-and-updates"]?.hasPrefix(CrontabBlock.staleEnvironmentNote) == true)
         #expect(LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .installed)
-        #expect(store.current?.contains("SHELL=/bin/sh\n") == true && store.current?.contains("SHELL=/bin/zsh\n# END") == true, "\(store.current ?? "")")
+        #expect(store.current?.contains("SHELL=/bin/sh\n") == true && store.current?.contains("SHELL=/bin/zsh\n\(CrontabBlock.closingComment)\n# END") == true, "\(store.current ?? "")")
         #expect(LocalReminders.apply(p, gateway: cron, entry: { _ in tipsEntry() }).result(for: "tips-and-updates") == .unchanged)
     }
 

@@ -15,7 +15,8 @@ import Storage
             # settings: /home/tester/.config/notif/settings.json
             SHELL=/bin/sh
             PATH=/usr/bin:/bin
-            \(entry)# END notif managed block \(testOwner.tag)
+            \(entry)\(CrontabBlock.closingComment)
+            # END notif managed block \(testOwner.tag)
 
             """)
         var again = CrontabBlock(parsing: block.bytes, owner: testOwner)
@@ -45,6 +46,27 @@ import Storage
         off.remove("tips-and-updates")
         #expect(off.bytes == Array("A\n".utf8) + mine + Array("B\n".utf8))
         #expect(block.installed["tips-and-updates"]?.contains(CrontabBlock.heldByHandNote) == true, "not in sync while they are there")
+    }
+
+    /// After the block's closing comment every line is the user's: a SHELL line put just before
+    /// the end (REPORT-25 B3) is kept, below the block, and never taken for a give-back. Blocks of
+    /// earlier notifs (no closing comment) keep the old reading: the end follows the give-backs.
+    @Test func aLineJustBeforeTheEndIsTheUsersAfterTheClosingComment() {
+        var block = CrontabBlock(parsing: "SHELL=/bin/zsh\n", owner: testOwner)
+        block.set("tips-and-updates", to: entry)
+        let written = String(decoding: block.bytes, as: UTF8.self)
+        #expect(written.contains("SHELL=/bin/zsh\n\(CrontabBlock.closingComment)\n# END"), "\(written)")
+        let mine = "SHELL=/bin/bash\r\nPATH=/home/me/bin\n"
+        let edited = written.replacingOccurrences(of: CrontabBlock.closingComment + "\n", with: CrontabBlock.closingComment + "\n" + mine)
+        let again = CrontabBlock(parsing: edited, owner: testOwner)
+        #expect(again.after == Array(mine.utf8) && again.heldByHand)
+        #expect(again.environment == CronEnvironment.lines + [Array("SHELL=/bin/zsh".utf8)])
+        #expect(String(decoding: again.bytes, as: UTF8.self) == written + mine, "kept, below the block")
+        let reset = CrontabBlock.withoutEveryBlock(Array(edited.utf8))
+        #expect(reset.kept == Array(("SHELL=/bin/zsh\n" + mine).utf8), "\(String(decoding: reset.kept, as: UTF8.self))")
+        // An earlier notif's block: the lines its end follows are its give-backs.
+        let old = edited.replacingOccurrences(of: CrontabBlock.closingComment + "\n", with: "")
+        #expect(CrontabBlock(parsing: old, owner: testOwner).after.isEmpty)
     }
 
     /// SHELL and PATH lines among the entries, and any but notif's own two before them, are the

@@ -15,6 +15,10 @@ public struct CrontabBlock: Equatable, Sendable {
     public static let untaggedEndMarker = endPrefix
     /// Each entry starts with this comment naming its reminder id.
     public static let entryPrefix = "# notif reminder: "
+    /// The block's last line before its end: what follows it inside the block (a line put just
+    /// before the end by hand) is the user's, never a give-back. Blocks of earlier notifs have
+    /// none: there the SHELL and PATH lines the end follows are the give-backs.
+    public static let closingComment = "# end of notif's lines: SHELL and PATH below are yours"
 
     public let owner: ConfigurationID
     /// The bytes before this configuration's block, each line with its terminating newline (the last may lack one).
@@ -92,6 +96,9 @@ public struct CrontabBlock: Equatable, Sendable {
         /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
         var block: (tag: String?, own: Bool)?
         var seenOwnBlock = false
+        /// Past the block's closing comment: the rest of the block is the user's.
+        var closed = false
+        let closing = Array(Self.closingComment.utf8)
         var currentID: String?
         var start = bytes.startIndex
         while start != bytes.endIndex {
@@ -104,6 +111,12 @@ public struct CrontabBlock: Equatable, Sendable {
             let marker = Self.marker(content)
             // Only the block's own variables can be its give-backs: any other line ends a run of them.
             let assignment = CronEnvironment.assignsBlocksVariable(content)
+            if let current = block, current.own, !closed, content.elementsEqual(closing) {
+                environment += pending.map { Array($0.content) }
+                pending = []
+                closed = true
+                continue
+            }
             if let current = block, current.own, !pending.isEmpty, !(marker != nil || assignment) {
                 for held in pending { after += held.line; keptLines.append(held.number); noteByHand(held.content) }
                 pending = []
@@ -116,6 +129,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 if own {
                     seenOwnBlock = true
                     currentID = nil
+                    closed = false
                     continue
                 }
             } else if let current = block, let marker, !marker.begin {
@@ -123,7 +137,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 environment += pending.map { Array($0.content) }
                 pending = []
                 if current.own { continue }
-            } else if let current = block, current.own, Self.isNotifs(content, afterEntry: currentID != nil) {
+            } else if let current = block, current.own, !closed, Self.isNotifs(content, afterEntry: currentID != nil) {
                 // notif's lines inside this configuration's block are rewritten: text is enough.
                 // Its assignments are the block's, not an entry's (and may be the user's bytes).
                 if assignment {
@@ -229,7 +243,7 @@ public struct CrontabBlock: Equatable, Sendable {
         for line in CronEnvironment.lines { result += line + [newline] }
         result += Array(entries.map(\.text).joined().utf8)
         for line in CronEnvironment.restoring(above: before) { result += line + [newline] }
-        result += Array((Self.endMarker(owner) + "\n").utf8)
+        result += Array((Self.closingComment + "\n" + Self.endMarker(owner) + "\n").utf8)
         result += after
         return result
     }
@@ -262,7 +276,8 @@ public struct CrontabBlock: Equatable, Sendable {
         let newline = UInt8(ascii: "\n")
         let settings = Array(settingsPrefix.utf8), prefix = Array(entryPrefix.utf8)
         var kept: [UInt8] = [], blocks: [Found] = [], keptLines: [Int] = []
-        var inside = false, afterEntry = false
+        var inside = false, afterEntry = false, closed = false
+        let closing = Array(closingComment.utf8)
         // SHELL and PATH lines after an entry: the block's own last ones when its end follows.
         var pending: [(line: ArraySlice<UInt8>, number: Int)] = []
         var number = 0
@@ -274,6 +289,11 @@ public struct CrontabBlock: Equatable, Sendable {
             start = next
             number += 1
             let found = marker(content), assignment = CronEnvironment.assignsBlocksVariable(content)
+            if inside, !closed, content.elementsEqual(closing) {
+                pending = []
+                closed = true
+                continue
+            }
             if inside, !pending.isEmpty, found == nil, !assignment {
                 for held in pending { kept += held.line; keptLines.append(held.number) }
                 pending = []
@@ -284,13 +304,14 @@ public struct CrontabBlock: Equatable, Sendable {
                     blocks.append(Found(tag: marker.tag))
                     inside = true
                     afterEntry = false
+                    closed = false
                     continue
                 }
                 if inside {
                     inside = false
                     continue
                 }
-            } else if inside, isNotifs(content, afterEntry: afterEntry) {
+            } else if inside, !closed, isNotifs(content, afterEntry: afterEntry) {
                 if assignment, afterEntry {
                     pending.append((line, number))
                     continue
