@@ -75,99 +75,52 @@ public struct CrontabBlock: Equatable, Sendable {
     /// 10,000 lines) and need not be UTF-8.
     public init(parsing bytes: [UInt8], owner: ConfigurationID) {
         self.owner = owner
-        let prefix = Array(Self.entryPrefix.utf8)
-        let newline = UInt8(ascii: "\n")
         var before: [UInt8] = [], after: [UInt8] = []
         var entries: [(id: String, text: String)] = []
         var untagged = Set<String>()
         var environment: [[UInt8]] = []
-        // Assignments after an entry: the block's own last lines (what it gives back) when its end
-        // follows them, else lines put there by hand.
-        var pending: [(line: ArraySlice<UInt8>, content: ArraySlice<UInt8>, number: Int)] = []
         var byHand = false
         var shellByHand: [String: String] = [:]
         // The last SHELL line of the user's inside the block, which cron uses for the jobs after it.
         var handShell: String?
-        func noteByHand(_ content: ArraySlice<UInt8>) {
-            if CronEnvironment.assignedName(content) == Array("SHELL".utf8) { handShell = String(decoding: content, as: UTF8.self) }
-        }
         var keptLines: [Int] = []
-        var number = 0
-        /// Inside a block: whose (nil: untagged) and whether it is this configuration's.
-        var block: (tag: String?, own: Bool)?
         var seenOwnBlock = false
-        /// Past the block's closing comment: the rest of the block is the user's.
-        var closed = false
-        let closing = Array(Self.closingComment.utf8)
         var currentID: String?
-        var start = bytes.startIndex
-        while start != bytes.endIndex {
-            let lineEnd = bytes[start...].firstIndex(of: newline)
-            let next = lineEnd.map { $0 + 1 } ?? bytes.endIndex
-            let line = bytes[start..<next]
-            let content = bytes[start..<(lineEnd ?? bytes.endIndex)]
-            start = next
-            number += 1
-            let marker = Self.marker(content)
-            // Only the block's own variables can be its give-backs: any other line ends a run of them.
-            let assignment = CronEnvironment.assignsBlocksVariable(content)
-            if let current = block, current.own, !closed, content.elementsEqual(closing) {
-                environment += pending.map { Array($0.content) }
-                pending = []
-                closed = true
-                continue
-            }
-            if let current = block, current.own, !pending.isEmpty, !(marker != nil || assignment) {
-                for held in pending { after += held.line; keptLines.append(held.number); noteByHand(held.content) }
-                pending = []
-                byHand = true
-            }
-            if let marker, marker.begin {
-                // A block left open ends where the next one begins.
-                let own = owner.owns(tag: marker.tag)
-                block = (marker.tag, own)
-                if own {
-                    seenOwnBlock = true
-                    currentID = nil
-                    closed = false
-                    continue
-                }
-            } else if let current = block, let marker, !marker.begin {
-                block = nil
-                environment += pending.map { Array($0.content) }
-                pending = []
-                if current.own { continue }
-            } else if let current = block, current.own, !closed, Self.isNotifs(content, afterEntry: currentID != nil) {
+        CrontabLineRoles.scan(bytes, reads: owner.owns(tag:)) { line in
+            switch line.role {
+            case .begin:
+                seenOwnBlock = true
+                currentID = nil
+            case .end, .settings, .closing:
+                break
+            case .assignment, .giveBack:
+                // The block's, not an entry's (and may be the user's bytes).
+                environment.append(Array(line.content))
+            case .entry(let id, let tag):
+                currentID = id
+                entries.removeAll { $0.id == id }
+                entries.append((id, String(decoding: line.content, as: UTF8.self) + "\n"))
+                if tag == nil { untagged.insert(id) } else { untagged.remove(id) }
+            case .job(let text):
                 // notif's lines inside this configuration's block are rewritten: text is enough.
-                // Its assignments are the block's, not an entry's (and may be the user's bytes).
-                if assignment {
-                    if currentID == nil { environment.append(Array(content)) } else { pending.append((line, content, number)) }
-                    continue
+                guard let id = currentID, let index = entries.firstIndex(where: { $0.id == id }) else { break }
+                entries[index].text += text + "\n"
+                if let handShell { shellByHand[id] = handShell }
+            case .users(let inBlock):
+                // The user's lines and other configurations' blocks, exactly as they were.
+                if inBlock {
+                    byHand = true
+                    if CronEnvironment.assignedName(line.content) == Array("SHELL".utf8) { handShell = String(decoding: line.content, as: UTF8.self) }
                 }
-                let text = String(decoding: content, as: UTF8.self)
-                if content.starts(with: Self.settingsPrefix.utf8) { continue }
-                if content.starts(with: prefix) {
-                    let id = String(decoding: content.dropFirst(prefix.count), as: UTF8.self)
-                    currentID = id
-                    entries.removeAll { $0.id == id }
-                    entries.append((id, text + "\n"))
-                    if current.tag == nil { untagged.insert(id) } else { untagged.remove(id) }
-                } else if let id = currentID, let index = entries.firstIndex(where: { $0.id == id }) {
-                    entries[index].text += text + "\n"
-                    if let handShell { shellByHand[id] = handShell }
-                }
-                continue
+                if seenOwnBlock { after += line.line } else { before += line.line }
+                keptLines.append(line.number)
             }
-            // The user's lines and other configurations' blocks, exactly as they were.
-            if let current = block, current.own { byHand = true; noteByHand(content) }
-            if seenOwnBlock { after += line } else { before += line }
-            keptLines.append(number)
         }
         self.before = before
         self.after = after
         self.entries = entries
         self.untagged = untagged
-        self.environment = environment + pending.map { Array($0.content) }
+        self.environment = environment
         self.keptLines = keptLines
         self.heldByHand = byHand
         self.shellByHand = shellByHand
@@ -273,62 +226,18 @@ public struct CrontabBlock: Equatable, Sendable {
     /// begin marker to an end marker, or to the next begin marker (a block left open), or to
     /// the end, as `init(parsing:owner:)` reads it.
     public static func withoutEveryBlock(_ bytes: [UInt8]) -> (kept: [UInt8], blocks: [Found], keptLines: [Int]) {
-        let newline = UInt8(ascii: "\n")
-        let settings = Array(settingsPrefix.utf8), prefix = Array(entryPrefix.utf8)
         var kept: [UInt8] = [], blocks: [Found] = [], keptLines: [Int] = []
-        var inside = false, afterEntry = false, closed = false
-        let closing = Array(closingComment.utf8)
-        // SHELL and PATH lines after an entry: the block's own last ones when its end follows.
-        var pending: [(line: ArraySlice<UInt8>, number: Int)] = []
-        var number = 0
-        var start = bytes.startIndex
-        while start != bytes.endIndex {
-            let lineEnd = bytes[start...].firstIndex(of: newline)
-            let next = lineEnd.map { $0 + 1 } ?? bytes.endIndex
-            let line = bytes[start..<next], content = bytes[start..<(lineEnd ?? bytes.endIndex)]
-            start = next
-            number += 1
-            let found = marker(content), assignment = CronEnvironment.assignsBlocksVariable(content)
-            if inside, !closed, content.elementsEqual(closing) {
-                pending = []
-                closed = true
-                continue
+        CrontabLineRoles.scan(bytes, reads: { _ in true }) { line in
+            switch line.role {
+            case .begin(let tag): blocks.append(Found(tag: tag))
+            case .settings(let path): blocks[blocks.count - 1].settingsPath = path
+            case .entry(let id, _): blocks[blocks.count - 1].ids.append(id)
+            case .job(let text): if let words = CommandWords.cron(line: text) { blocks[blocks.count - 1].commands.append(words) }
+            case .end, .assignment, .giveBack, .closing: break
+            case .users:
+                kept += line.line
+                keptLines.append(line.number)
             }
-            if inside, !pending.isEmpty, found == nil, !assignment {
-                for held in pending { kept += held.line; keptLines.append(held.number) }
-                pending = []
-            }
-            if let marker = found {
-                pending = []
-                if marker.begin {
-                    blocks.append(Found(tag: marker.tag))
-                    inside = true
-                    afterEntry = false
-                    closed = false
-                    continue
-                }
-                if inside {
-                    inside = false
-                    continue
-                }
-            } else if inside, !closed, isNotifs(content, afterEntry: afterEntry) {
-                if assignment, afterEntry {
-                    pending.append((line, number))
-                    continue
-                }
-                let text = String(decoding: content, as: UTF8.self)
-                if content.starts(with: settings) {
-                    blocks[blocks.count - 1].settingsPath = String(text.dropFirst(settingsPrefix.count))
-                } else if content.starts(with: prefix) {
-                    afterEntry = true
-                    blocks[blocks.count - 1].ids.append(String(text.dropFirst(entryPrefix.count)))
-                } else if let words = CommandWords.cron(line: text) {
-                    blocks[blocks.count - 1].commands.append(words)
-                }
-                continue
-            }
-            kept += line
-            keptLines.append(number)
         }
         return (kept, blocks, keptLines)
     }
