@@ -121,20 +121,27 @@ struct WaitingDeliveryTests {
         #expect(lines.last?.detail.contains(" late: no notification service until then; accepted by the notification service through this session as notification 1") == true, "\(lines)")
     }
 
-    /// `notif daemon` at 09:00, a built-in entry; meanwhile more runs for the same day (a
-    /// `deliver`, a `deliver --catch-up`, as a cron line and its `@reboot` line would run, all at
-    /// once): one waits, the others do nothing; the service comes: shown once.
-    @Test(.timeLimit(.minutes(5)))
-    func theDaemonAndOtherRunsOfTheDayShowItOnceWhenTheServiceComes() async throws {
+    /// Tips & Updates on under the built-in scheduler, a bus with no notification service, and
+    /// `notif daemon` running in a zone whose 09:00 comes at `at`, `lead` seconds or more away.
+    func daemonBeforeNine(lead: Int) throws -> (sandbox: Sandbox, binary: String, bus: BareBus, at: Date, env: [String: String], daemon: DaemonProcess) {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let bus = try BareBus()
-        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 20)
+        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: lead)
         let env = ["NOTIF_SCHEDULER": "embedded", "TZ": nine, "DBUS_SESSION_BUS_ADDRESS": bus.address]
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
         let daemon = try DaemonProcess([binary, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
         #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        return (sandbox, binary, bus, at, env, daemon)
+    }
+
+    /// `notif daemon` at 09:00, a built-in entry; meanwhile more runs for the same day (a
+    /// `deliver`, a `deliver --catch-up`, as a cron line and its `@reboot` line would run, all at
+    /// once): one waits, the others do nothing; the service comes: shown once.
+    @Test(.timeLimit(.minutes(5)))
+    func theDaemonAndOtherRunsOfTheDayShowItOnceWhenTheServiceComes() async throws {
+        let (sandbox, binary, bus, at, env, daemon) = try daemonBeforeNine(lead: 20)
         // The other runs start with it at 09:00.
         while Date() < at { usleep(20_000) }
         let others = try (0..<3).map { i in
@@ -157,15 +164,7 @@ struct WaitingDeliveryTests {
     /// each time, and when the service comes the reminder is shown once.
     @Test(.timeLimit(.minutes(5)))
     func theDaemonSendsANewWaiterWhenOneIsKilled() async throws {
-        let sandbox = Sandbox()
-        let binary = try NotifBinary.releaseCopy(in: sandbox)
-        let bus = try BareBus()
-        let (nine, at) = ZoneShift.nineAtTheNextMinute(lead: 15)
-        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": nine, "DBUS_SESSION_BUS_ADDRESS": bus.address]
-        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
-        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
-        let daemon = try DaemonProcess([binary, "daemon"], environment: sandbox.environment(env), outputIn: sandbox.path)
-        #expect(daemon.waitUntilRunning(), "\(daemon.output)")
+        let (sandbox, _, bus, at, _, daemon) = try daemonBeforeNine(lead: 15)
         let log = { DeliveryLine.all(of: sandbox) }
         let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
         #expect(await poll(for: at.timeIntervalSinceNow + 30) { waiters().count == 1 && log().map(\.outcome) == ["waiting"] },
