@@ -47,8 +47,8 @@ extension Commands {
         // Its buttons must outlive a glance: 0 is "never expires" (Desktop Notifications spec),
         // and this waiter takes it away itself at the end of its bounded life.
         let shown: DesktopNotifier.Shown
-        switch notifier.show(summary: reminder.title, body: reminder.body, actions: ReminderAction.allCases, expireMilliseconds: 0,
-                             environments: sessions) {
+        let first = service.firstTry(reminder, notifier: notifier, sessions: sessions)
+        switch first.result {
         case .success(let now):
             // `deliver` records it; if it is gone (it gave up on this line), this waiter does.
             if !Self.status(HandoffAnswer.shown(now.words).line) {
@@ -61,7 +61,7 @@ extension Commands {
                 _ = underDeliverLock { service.log(reminder.id, kind: .scheduled, now: began, .waiting, DeliveryLateness.waiting(error.message), day: day) }
             }
             let lookup = context.lookup
-            let end = service.waitForService(reminder, day: day, since: began, problem: error.message, zone: {
+            let end = service.waitForService(reminder, day: day, since: began, problem: error.message, watch: first.watch, zone: {
                 SystemTimeZone.current(environment: lookup("TZ"), zoneInfoDirectory: lookup("TZDIR"))
             })
             waitLock.release()

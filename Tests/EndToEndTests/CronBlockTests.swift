@@ -139,6 +139,11 @@ struct CronBytesPropertyTests {
         #expect(after.starts(with: installed) && Array(after.dropFirst(installed.count)) == mine, "\(String(decoding: after, as: UTF8.self).debugDescription)")
         let mended = try user.run([binary, "status"], env)
         #expect(mended.stdout.contains("Next reminder:      ") && !mended.stdout.contains("cannot fire"), "\(mended)")
+        // The daily line deleted by hand, only `@reboot` left (REPORT-27 B1): no next reminder promised.
+        let lines = String(decoding: try user.spoolBytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        try user.setCrontab(bytes: Array(lines.filter { !$0.hasPrefix("0 ") && !$0.contains(" * * * ") }.joined(separator: "\n").utf8))
+        let noDaily = try user.run([binary, "status"], env)
+        #expect(noDaily.stdout.contains("Next reminder:      none") && noDaily.stdout.contains("cron only when cron starts"), "\(noDaily)")
     }
 
     /// A line crontab no longer takes (here written into the spool by root, as an older cron or

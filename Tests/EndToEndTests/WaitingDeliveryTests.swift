@@ -185,6 +185,30 @@ struct WaitingDeliveryTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
     }
 
+    /// A service that answers `Notify` only after 7 s (past notif's 5 s): the call timed out,
+    /// but the service takes it. The waiter awaits that answer and never sends another: one
+    /// notification, recorded delivered once (REPORT-26 B1: a new one went every 7 s all day).
+    @Test(.timeLimit(.minutes(5)))
+    func aSlowServiceGetsTheReminderOnce() async throws {
+        let sandbox = Sandbox()
+        _ = try NotifBinary.releaseCopy(in: sandbox)
+        let bus = try BareBus()
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 1), "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try sandbox.entriesFromYesterday()
+        let service = try FakeNotificationService(config: ["notify_delay": 7, "close_after": 60], bus: bus.address)
+        let run = try sandbox.notif(["deliver", "tips-and-updates"], env)
+        #expect(run.status == 0 && run.stdout.contains("did not answer in time"), "\(run)")
+        let log = { DeliveryLine.all(of: sandbox) }
+        #expect(await poll(for: 40) { log().contains { $0.outcome == "delivered" } }, "\(log())")
+        // Long enough for several more tries, had there been any.
+        _ = await poll(for: 25) { service.notifications().count > 1 }
+        #expect(service.notifications().count == 1, "\(service.notifications())")
+        #expect(log().filter { $0.outcome == "delivered" }.count == 1, "\(log())")
+        for pid in Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") { kill(pid, SIGTERM) }
+    }
+
     /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
     /// once, before the desktop's notification server is up (dunst comes a moment later, started
     /// by the session, not by D-Bus activation: the manager has no display). Shown once, late.

@@ -14,6 +14,7 @@ hints, its id, the sender) and behaves as DIR/config.json says, read on every ca
      "close_after": 2,                      else close it (expired) after this many seconds
      "leave_after_notify": true,            exit right after answering a Notify
      "fail_notify": true,                   answer every Notify with an error (it is still recorded)
+     "notify_delay": 7,                     answer Notify only this many seconds later (busy all that time)
      "allow_replacement": true,             let another service take the name over (read at start)
      "replace": true}                       take the name over from one that allows it (read at start)
 
@@ -75,6 +76,8 @@ class Server(dbus.service.Object):
         with open(os.path.join(DIR, "notify.jsonl"), "a") as f:
             f.write(json.dumps(record) + "\n")
         c = config()
+        if c.get("notify_delay"):
+            time.sleep(c["notify_delay"])
         if c.get("fail_notify"):
             raise dbus.exceptions.DBusException("no, not now", name="org.freedesktop.DBus.Error.Failed")
         names = [str(a) for a in actions][0::2]

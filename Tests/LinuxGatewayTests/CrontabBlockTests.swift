@@ -85,6 +85,18 @@ import Storage
         let leading = CrontabBlock(parsing: begin.replacingOccurrences(of: "PATH=/usr/bin:/bin\n", with: "PATH=/usr/bin:/bin\nSHELL=/bin/false\n") + job
                                  + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
         #expect(leading.shellByHand == ["tips-and-updates": "SHELL=/bin/false"] && leading.heldByHand)
+        // Put back by notif's own SHELL line after it, or only before the @reboot line: the daily
+        // line runs as notif wrote it (REPORT-27 B4).
+        let overridden = CrontabBlock(parsing: "\(CrontabBlock.beginMarker(testOwner))\nSHELL=/bin/false\nSHELL=/bin/sh\nPATH=/usr/bin:/bin\n"
+                                      + "# notif reminder: tips-and-updates\n" + job + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(overridden.shellByHand.isEmpty && overridden.heldByHand)
+        let bootOnly = CrontabBlock(parsing: begin + job + "SHELL=/bin/false\nMAILTO=x\n@reboot /usr/local/bin/notif deliver --catch-up tips-and-updates\n"
+                                    + "\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
+        #expect(bootOnly.shellByHand.isEmpty && bootOnly.heldByHand)
+        // Its daily line deleted by hand: it runs only when cron starts, never at 09:00 (REPORT-27 B1).
+        let noDaily = CronGateway(runner: RecordingRunner { _ in ProcessResult(exitStatus: 0) }, lockPath: "/nonexistent/l", owner: testOwner)
+            .entry("tips-and-updates", installed: "# notif reminder: tips-and-updates\n@reboot /usr/local/bin/notif deliver --catch-up tips-and-updates\n", userZone: .utc)
+        #expect(noDaily.firing.map { FiringWords.text($0) }?.hasPrefix("cron only when cron starts") == true, "\(String(describing: noDaily.firing))")
         let stale = CrontabBlock(parsing: begin + job + "SHELL=/bin/zsh\n\(CrontabBlock.endMarker(testOwner))\n", owner: testOwner)
         #expect(stale.after.isEmpty && !stale.heldByHand)
         #expect(stale.environment == CronEnvironment.lines + [Array("SHELL=/bin/zsh".utf8)])

@@ -101,7 +101,7 @@ public struct CronGateway: LocalNotificationGateway {
                   (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
             return DailyTime(hour: hour, minute: minute)
         }.sorted { ($0.hour, $0.minute) < ($1.hour, $1.minute) }
-        guard !times.isEmpty else { return nil }
+        // No timed line (a daily line deleted by hand): it runs only at boot, never at the reminder's time.
         let system = systemZone()
         let id = lines.first { $0.hasPrefix(CrontabBlock.entryPrefix) }.map { String($0.dropFirst(CrontabBlock.entryPrefix.count)) }
         let hourly = lines.contains { $0.split(separator: " ", maxSplits: 2).dropFirst().first == "*" }

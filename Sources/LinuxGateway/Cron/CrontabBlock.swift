@@ -96,6 +96,8 @@ public struct CrontabBlock: Equatable, Sendable {
             case .assignment, .giveBack:
                 // The block's, not an entry's (and may be the user's bytes).
                 environment.append(Array(line.content))
+                // notif's own SHELL line after a user's puts the shell back.
+                if line.role == .assignment, CronEnvironment.assignedName(line.content) == Array("SHELL".utf8) { handShell = nil }
             case .entry(let id, let tag):
                 currentID = id
                 entries.removeAll { $0.id == id }
@@ -105,7 +107,8 @@ public struct CrontabBlock: Equatable, Sendable {
                 // notif's lines inside this configuration's block are rewritten: text is enough.
                 guard let id = currentID, let index = entries.firstIndex(where: { $0.id == id }) else { break }
                 entries[index].text += text + "\n"
-                if let handShell { shellByHand[id] = handShell }
+                // The daily lines are the ones that bring the reminder at its time.
+                if let handShell, !text.hasPrefix("@") { shellByHand[id] = handShell }
             case .users(let inBlock):
                 // The user's lines and other configurations' blocks, exactly as they were.
                 if inBlock {

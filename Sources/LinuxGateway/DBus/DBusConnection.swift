@@ -11,6 +11,10 @@ final class DBusConnection {
     private var serial: UInt32 = 0
     /// Messages read while waiting for a reply (signals), handed out by `next`.
     private var queued: [DBusMessage] = []
+    /// The calls whose answer is still wanted after their deadline (`keepAnswer`), and the
+    /// answers that came for them meanwhile.
+    private var awaited: Set<UInt32> = []
+    private var lateAnswers: [UInt32: DBusMessage] = [:]
     /// This connection's unique name on the bus.
     private(set) var uniqueName = ""
 
@@ -82,18 +86,38 @@ final class DBusConnection {
         let mine = serial
         try write(DBusMessage.call(serial: mine, destination: destination, path: path, interface: interface, member: member,
                                    signature: signature, body: body, autoStart: autoStart), deadline: deadline)
-        while true {
-            let message = try read(deadline: deadline)
-            if message.replySerial == mine && (message.kind == .reply || message.kind == .error) {
-                if message.kind == .error {
-                    var reader = message.bodyReader
-                    let text = message.signature.hasPrefix("s") ? ((try? reader.string()) ?? "") : ""
-                    throw DBusError(text.isEmpty ? message.errorName ?? "error" : text, name: message.errorName)
-                }
-                return message
+        guard let answer = try answer(to: mine, deadline: deadline) else { throw DBusError("the bus did not answer in time", name: Self.timedOut) }
+        return answer
+    }
+
+    /// The serial of the last call made.
+    var lastSerial: UInt32 { serial }
+
+    /// Keeps the answer to call `serial` when it comes after its deadline, for `answer(to:deadline:)`.
+    func keepAnswer(to serial: UInt32) { awaited.insert(serial) }
+
+    /// The answer to call `serial` (an error answer is thrown), or nil when `deadline` passes first.
+    func answer(to serial: UInt32, deadline: Double) throws(DBusError) -> DBusMessage? {
+        var message = lateAnswers.removeValue(forKey: serial)
+        while message == nil {
+            let read: DBusMessage
+            do {
+                read = try self.read(deadline: deadline)
+            } catch where error.name == Self.timedOut {
+                return nil
             }
-            if message.kind == .signal { queued.append(message) }
+            if read.kind == .signal { queued.append(read) }
+            guard read.kind == .reply || read.kind == .error, let replySerial = read.replySerial else { continue }
+            if replySerial == serial { message = read } else if awaited.contains(replySerial) { lateAnswers[replySerial] = read }
         }
+        awaited.remove(serial)
+        guard let message else { return nil }
+        if message.kind == .error {
+            var reader = message.bodyReader
+            let text = message.signature.hasPrefix("s") ? ((try? reader.string()) ?? "") : ""
+            throw DBusError(text.isEmpty ? message.errorName ?? "error" : text, name: message.errorName)
+        }
+        return message
     }
 
     /// The next signal sent to this connection, or nil when `deadline` passes first.
@@ -103,6 +127,7 @@ final class DBusConnection {
             do {
                 let message = try read(deadline: deadline)
                 if message.kind == .signal { return message }
+                if let replySerial = message.replySerial, awaited.contains(replySerial) { lateAnswers[replySerial] = message }
             } catch where error.name == Self.timedOut {
                 return nil
             }

@@ -82,6 +82,14 @@ public struct DesktopNotifier: Sendable {
     public func show(on bus: NotificationBus, source: String, summary: String, body: String, actions: [ReminderAction],
                      expireMilliseconds: Int32, autoStart: Bool, deadline: Double) -> Result<Shown, GatewayError> {
         do {
+            // A `Notify` it has not answered yet may still be shown: its answer is awaited, never a second one sent.
+            if let pending = bus.unansweredNotify {
+                guard let id = try bus.lateNotificationID(deadline: deadline) else {
+                    return .failure(GatewayError(Self.describe(DBusError("", name: DBusConnection.timedOut), autoStart: autoStart)))
+                }
+                let with = pending.buttons ? ", with " + actions.map(\.label).joined(separator: " and ") : ""
+                return .success(Shown(bus: bus, id: id, buttons: pending.buttons, words: "through \(source) as notification \(id)\(with)"))
+            }
             let capabilities = try bus.capabilities(autoStart: autoStart, deadline: deadline)
             let buttons = !actions.isEmpty && capabilities.contains("actions")
             let id = try bus.notify(summary: summary, body: body, icon: icon, actions: buttons ? actions : [],

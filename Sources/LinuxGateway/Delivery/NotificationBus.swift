@@ -55,12 +55,48 @@ public final class NotificationBus {
             }
         }
         writer.int32(expireMilliseconds)
-        let reply = try connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
+        let reply: DBusMessage
+        do {
+            reply = try connection.call(destination: Self.service, path: Self.path, interface: Self.service, member: "Notify",
                                         signature: "susssasa{sv}i", body: writer.bytes, autoStart: autoStart, deadline: deadline)
+        } catch where error.name == DBusConnection.timedOut {
+            // The service may still take it, late: the answer is kept, and it is not sent again.
+            connection.keepAnswer(to: connection.lastSerial)
+            unansweredNotify = (connection.lastSerial, !actions.isEmpty)
+            throw error
+        }
+        return try notificationID(reply)
+    }
+
+    private func notificationID(_ reply: DBusMessage) throws(DBusError) -> UInt32 {
         guard reply.signature == "u" else { throw DBusError("Notify answered \(reply.signature.debugDescription)") }
         server = reply.sender
         var reader = reply.bodyReader
         return try reader.uint32()
+    }
+
+    /// A `Notify` the service did not answer in time (its serial, and whether it had buttons):
+    /// the service may still show it, so no other is sent to it. Forgotten when the name's
+    /// owner changes (`takeSignals`): a new owner never got it.
+    public private(set) var unansweredNotify: (serial: UInt32, buttons: Bool)?
+
+    /// The id of the unanswered `Notify`, when the service has answered it by `deadline`; nil
+    /// when it has not. An error answer is thrown (and the call forgotten).
+    public func lateNotificationID(deadline: Double) throws(DBusError) -> UInt32? {
+        guard let pending = unansweredNotify else { return nil }
+        let reply: DBusMessage?
+        do {
+            reply = try connection.answer(to: pending.serial, deadline: deadline)
+        } catch {
+            unansweredNotify = nil
+            throw error
+        }
+        guard let reply else {
+            connection.keepAnswer(to: pending.serial)
+            return nil
+        }
+        unansweredNotify = nil
+        return try notificationID(reply)
     }
 
     /// Subscribes to the changes of owner of the service's name (a server starting, leaving).
@@ -97,6 +133,7 @@ public final class NotificationBus {
         while let message = try connection.next(until: 0) {
             if message.sender == Self.bus, message.member == "NameOwnerChanged" { ownerChanged = true }
         }
+        if ownerChanged { unansweredNotify = nil }
         return ownerChanged
     }
 

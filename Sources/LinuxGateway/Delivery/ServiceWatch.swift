@@ -13,7 +13,7 @@ import Storage
 /// - once a minute while a bus has a systemd user manager without a display, that manager's
 ///   environment: a login puts the display there, which allows activation (`ActivationRule`),
 ///   and the manager sends no signal when its environment changes, not even to subscribers.
-final class ServiceWatch {
+public final class ServiceWatch {
     private let sleeper: EventSleeper
     private var buses: [String: Watched] = [:]
     /// Why each session that could not be reached at the last refresh was not (`this session: cannot connect to …`).

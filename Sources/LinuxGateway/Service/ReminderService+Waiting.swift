@@ -24,10 +24,11 @@ extension ReminderService {
     ///   - waitingSince: when the run that found no service began the wait.
     ///   - problem: why no service could be reached then.
     ///   - zone: the zone notif shows, asked again on every wake (it may change meanwhile).
+    ///   - watch: the connections of the first try (`firstTry`), kept.
     public func waitForService(_ reminder: LocalReminder, day: CivilDate, since waitingSince: Instant, problem: String,
-                               zone: () -> ZoneRules) -> WaitEnd {
+                               watch: ServiceWatch? = nil, zone: () -> ZoneRules) -> WaitEnd {
         let context = self.context
-        guard let watch = ServiceWatch(places: { ServiceWatch.places(context) }) else {
+        guard let watch = watch ?? ServiceWatch(places: { ServiceWatch.places(context) }) else {
             _ = log(reminder.id, kind: .scheduled, now: context.clock.now(), .failed,
                     "cannot wait for a notification service: this kernel offers notif no inotify, timerfd or signalfd", day: day)
             return .ended
@@ -59,6 +60,20 @@ extension ReminderService {
                 return .ended
             }
         }
+    }
+
+    /// The waiter's first try, on the connections its wait then goes on with, so that a `Notify`
+    /// the service has not answered in time is awaited, never sent again (a slow service would
+    /// show each one). Without a watch (no inotify), a plain try.
+    public func firstTry(_ reminder: LocalReminder, notifier: DesktopNotifier, sessions: [(source: String, changes: [String: String?])])
+        -> (watch: ServiceWatch?, result: Result<DesktopNotifier.Shown, GatewayError>) {
+        let context = self.context
+        guard let watch = ServiceWatch(places: { ServiceWatch.places(context) }) else {
+            return (nil, notifier.show(summary: reminder.title, body: reminder.body, actions: ReminderAction.allCases, expireMilliseconds: 0,
+                                       environments: sessions))
+        }
+        watch.refresh(sessions, notifier: notifier)
+        return (watch, watch.tryShow(reminder, notifier: notifier, order: ServiceWatch.order(sessions, lookup: context.lookup)))
     }
 
     enum Look {

@@ -8,6 +8,7 @@ public enum FiringWords {
     public static func text(_ firing: EntryFiring) -> String {
         switch firing.schedule {
         case .cron(let times, let systemZone, let matchesWanted, let hourlyOnFallBack):
+            guard !times.isEmpty else { return "cron only when cron starts (the entry has no daily line); `notif apply` puts it back" }
             var text = "cron at \(SchedulerTimes.list(times)) system time (\(systemZone))"
             guard let wanted = firing.wanted else { return text }
             if firing.earlierNotif {
