@@ -191,14 +191,15 @@ struct WaitingDeliveryTests {
     @Test(.timeLimit(.minutes(5)))
     func aSlowServiceGetsTheReminderOnce() async throws {
         let sandbox = Sandbox()
-        _ = try NotifBinary.releaseCopy(in: sandbox)
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
         let bus = try BareBus()
         let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 1), "DBUS_SESSION_BUS_ADDRESS": bus.address]
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
         try sandbox.entriesFromYesterday()
         let service = try FakeNotificationService(config: ["notify_delay": 7, "close_after": 60], bus: bus.address)
-        let run = try sandbox.notif(["deliver", "tips-and-updates"], env)
+        // The shipped program, and its waiter.
+        let run = try EndToEndTests.run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
         #expect(run.status == 0 && run.stdout.contains("did not answer in time"), "\(run)")
         let log = { DeliveryLine.all(of: sandbox) }
         #expect(await poll(for: 40) { log().contains { $0.outcome == "delivered" } }, "\(log())")
