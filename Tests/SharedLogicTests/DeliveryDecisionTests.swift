@@ -200,6 +200,10 @@ import TestSupport
         let failed = (at: ISO8601.parse("2026-12-01T09:00:00+01:00")!, why: "cannot read settings: line 1, column 26")
         #expect(DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse("2026-12-01T09:10:00+01:00")!, waitingSince: nil, failedSince: failed, zone: berlin)
                 == "sent 09:10, 10 min late: the run at 09:00 failed: cannot read settings: line 1, column 26")
+        // The failure's advice was for then: not copied into the record of the sending (REPORT-26 B3).
+        let stopped = (at: ISO8601.parse("2026-12-01T09:00:04+01:00")!, why: "stopped waiting (ended by a signal); a later run today still sends it: …")
+        #expect(DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse("2026-12-01T09:10:00+01:00")!, waitingSince: nil, failedSince: stopped, zone: berlin)
+                == "sent 09:10, 10 min late: the run at 09:00 failed: stopped waiting (ended by a signal)")
         let yesterday = (at: ISO8601.parse("2026-11-30T09:00:00+01:00")!, why: "older")
         #expect(DeliveryLateness.late(tips, day: d, shownAt: ISO8601.parse("2026-12-01T10:00:00+01:00")!, waitingSince: nil, failedSince: yesterday, zone: berlin)?
                     .hasSuffix("the first run since 09:00 (the machine was off or asleep, its clock or zone changed, or no scheduler ran)") == true, "a failure before 09:00 is no reason")

@@ -56,7 +56,7 @@ extension ReminderService {
             if watch.nap(until: now < due ? due : end, now: now) == .stop {
                 _ = service.log(reminder.id, kind: .scheduled, now: context.clock.now(), .failed,
                                 "stopped waiting for a notification service (ended by a signal, as at a logout or shutdown); "
-                                    + "a later run today still sends it: a login, `notif deliver --catch-up \(reminder.id)`, or notif daemon started again", day: day)
+                                    + Self.laterRun(reminder.id), day: day)
                 return .ended
             }
         }
@@ -74,6 +74,12 @@ extension ReminderService {
         }
         watch.refresh(sessions, notifier: notifier)
         return (watch, watch.tryShow(reminder, notifier: notifier, order: ServiceWatch.order(sessions, lookup: context.lookup)))
+    }
+
+    /// What still sends today's reminder once its waiter ended: `notif daemon` does it itself, a
+    /// login does with systemd's timers; with cron, only a catch-up run (by hand, or at boot).
+    public static func laterRun(_ id: String) -> String {
+        "a later run today still sends it: notif daemon's own, a login with systemd, or `notif deliver --catch-up \(id)`"
     }
 
     enum Look {

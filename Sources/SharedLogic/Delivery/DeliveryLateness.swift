@@ -36,7 +36,8 @@ public enum DeliveryLateness {
                 why = (noRun ?? "") + "no notification service until then"
             }
         } else if let failedSince, failedSince.at.seconds >= due.seconds {
-            why = "the run at \(clock(failedSince.at, zone)) failed: \(failedSince.why)"
+            // Its first clause: the advice after it was for then, not for a record of the sending.
+            why = "the run at \(clock(failedSince.at, zone)) failed: \(failedSince.why.split(separator: ";", maxSplits: 1).first.map(String.init) ?? failedSince.why)"
         } else {
             why = "the first run since \(reminder.time) (the machine was off or asleep, its clock or zone changed, or no scheduler ran)"
         }
