@@ -57,9 +57,10 @@ import Testing
         let remaining = timer.split(separator: "\n").first { $0.hasPrefix("it_value:") }
             .flatMap { Double($0.dropFirst("it_value: (".count).prefix { $0 != "," }) }
         #expect(remaining.map { abs($0 - nine.timeIntervalSinceNow) < 5 } == true, "\(timer) vs \(nine)")
-        // Watches: the zone's directory, the settings' directory, the schedule's.
+        // Watches: the zone's directory, the settings' directory, the schedule's, and the state
+        // directory for the waiters' locks.
         let notices = try #require(fdInfo(pid, containing: "inotify wd:"))
-        #expect(notices.components(separatedBy: "inotify wd:").count - 1 == 3, "\(notices)")
+        #expect(notices.components(separatedBy: "inotify wd:").count - 1 == 4, "\(notices)")
         // And it stays asleep: no voluntary context switch at all for two seconds (the old loop
         // woke every minute; `make bench` measures ten minutes).
         let (before, after) = withClockLock {

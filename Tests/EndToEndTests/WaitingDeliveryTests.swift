@@ -210,6 +210,30 @@ struct WaitingDeliveryTests {
         for pid in Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") { kill(pid, SIGTERM) }
     }
 
+    /// Its waiter killed with no scheduler run to follow (cron's case): `status` says today's is
+    /// due and not sent, and what sends it, before tomorrow's time (REPORT-26 B6).
+    @Test(.timeLimit(.minutes(5)))
+    func statusSaysTodaysIsOwedWhenItsWaiterIsGone() async throws {
+        let sandbox = Sandbox()
+        let binary = try NotifBinary.releaseCopy(in: sandbox)
+        let bus = try BareBus()
+        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 1), "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        try sandbox.entriesFromYesterday()
+        let run = try EndToEndTests.run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
+        #expect(run.stdout.contains("waiting: "), "\(run)")
+        let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
+        for pid in waiters() { kill(pid, SIGKILL) }
+        // A killed process leaves /proc's command line a moment before its lock: poll for the words.
+        let owed = "Next reminder:      today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up tips-and-updates` sends it now; then "
+        var status = ""
+        #expect(await poll(for: 10) {
+            status = (try? EndToEndTests.run([binary, "status"], environment: sandbox.environment(env)).stdout) ?? ""
+            return status.contains(owed)
+        }, "\(status)")
+    }
+
     /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
     /// once, before the desktop's notification server is up (dunst comes a moment later, started
     /// by the session, not by D-Bus activation: the manager has no display). Shown once, late.
