@@ -17,7 +17,9 @@ final class ActionsUserManager {
         runtimeDirectory = "/run/user/\(user.uid)"
         cgroup = "notif-e2e-\(UUID().uuidString.prefix(8).lowercased())"
         let root = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        _ = try EndToEndTests.run(["sh", "-c", "mkdir -p \"$0\" && chown \"$1:\" \"$0\" && chmod 700 \"$0\"", runtimeDirectory, user.name], environment: root)
+        // A run stopped early may have left this uid's runtime directory, with a dead manager's sockets.
+        _ = try EndToEndTests.run(["sh", "-c", "rm -rf \"$0\" && mkdir -p \"$0\" && chown \"$1:\" \"$0\" && chmod 700 \"$0\"", runtimeDirectory, user.name],
+                                  environment: root)
         let script = """
             mount -t tmpfs tmpfs /run/systemd && mkdir /run/systemd/system || exit 1
             for h in systemd unified; do mkdir -p /sys/fs/cgroup/$h/\(cgroup) && chown -R \(user.name): /sys/fs/cgroup/$h/\(cgroup) \
