@@ -185,11 +185,9 @@ struct WaitingDeliveryTests {
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
     }
 
-    /// A service that answers `Notify` only after 7 s (past notif's 5 s): the call timed out,
-    /// but the service takes it. The waiter awaits that answer and never sends another: one
-    /// notification, recorded delivered once (REPORT-26 B1: a new one went every 7 s all day).
-    @Test(.timeLimit(.minutes(5)))
-    func aSlowServiceGetsTheReminderOnce() async throws {
+    /// Tips & Updates on since yesterday under the built-in scheduler, 09:01 in the zone given,
+    /// and a bus with no notification service: a run now is due.
+    func dueNow() throws -> (sandbox: Sandbox, binary: String, bus: BareBus, env: [String: String]) {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let bus = try BareBus()
@@ -197,6 +195,15 @@ struct WaitingDeliveryTests {
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
         #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
         try sandbox.entriesFromYesterday()
+        return (sandbox, binary, bus, env)
+    }
+
+    /// A service that answers `Notify` only after 7 s (past notif's 5 s): the call timed out,
+    /// but the service takes it. The waiter awaits that answer and never sends another: one
+    /// notification, recorded delivered once (REPORT-26 B1: a new one went every 7 s all day).
+    @Test(.timeLimit(.minutes(5)))
+    func aSlowServiceGetsTheReminderOnce() async throws {
+        let (sandbox, binary, bus, env) = try dueNow()
         let service = try FakeNotificationService(config: ["notify_delay": 7, "close_after": 60], bus: bus.address)
         // The shipped program, and its waiter.
         let run = try EndToEndTests.run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
@@ -214,13 +221,7 @@ struct WaitingDeliveryTests {
     /// due and not sent, and what sends it, before tomorrow's time (REPORT-26 B6).
     @Test(.timeLimit(.minutes(5)))
     func statusSaysTodaysIsOwedWhenItsWaiterIsGone() async throws {
-        let sandbox = Sandbox()
-        let binary = try NotifBinary.releaseCopy(in: sandbox)
-        let bus = try BareBus()
-        let env = ["NOTIF_SCHEDULER": "embedded", "TZ": ZoneShift.whereItIs(9, 1), "DBUS_SESSION_BUS_ADDRESS": bus.address]
-        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
-        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
-        try sandbox.entriesFromYesterday()
+        let (sandbox, binary, bus, env) = try dueNow()
         let run = try EndToEndTests.run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
         #expect(run.stdout.contains("waiting: "), "\(run)")
         let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
@@ -232,6 +233,7 @@ struct WaitingDeliveryTests {
             status = (try? EndToEndTests.run([binary, "status"], environment: sandbox.environment(env)).stdout) ?? ""
             return status.contains(owed)
         }, "\(status)")
+        withExtendedLifetime(bus) {}
     }
 
     /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
