@@ -174,7 +174,7 @@ struct WaitingDeliveryTests {
             for pid in previous { kill(pid, signal) }
             // A new waiter, within the daemon's pause between two tries (a minute).
             #expect(await poll(for: 80) { let now = waiters(); return now.count == 1 && now != previous && log().last?.outcome == "waiting" },
-                    "no new waiter after signal \(signal): \(log())\n\(daemon.output)")
+                    "no new waiter after signal \(signal): \(log())\n\(daemon.output)\n\(Self.processes(previous + waiters() + [daemon.daemonPID].compactMap { $0 }, lock: sandbox.stateDir + "/wait-tips-and-updates.lock"))")
             previous = waiters()
         }
         let service = try FakeNotificationService(config: ["close_after": 0.2], bus: bus.address)
@@ -183,6 +183,20 @@ struct WaitingDeliveryTests {
         #expect(daemon.output.components(separatedBy: " waiting (scheduled, due, not sent, no waiter)").count == 3, "\(daemon.output)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+    }
+
+    /// For a failure's message: each process's state and where it sleeps, and whether `lock` is held.
+    static func processes(_ pids: [pid_t], lock: String) -> String {
+        let lines = pids.map { pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "gone"
+            let state = status.split(separator: "\n").first { $0.hasPrefix("State:") } ?? "gone"
+            let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
+            return "pid \(pid): \(state), in \(wchan)"
+        }
+        let fd = open(lock, O_RDONLY)
+        defer { if fd >= 0 { close(fd) } }
+        let held = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0
+        return (lines + ["wait lock held: \(held)"]).joined(separator: "\n")
     }
 
     /// Tips & Updates on since yesterday under the built-in scheduler, 09:01 in the zone given,

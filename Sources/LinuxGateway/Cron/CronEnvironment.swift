@@ -60,6 +60,9 @@ enum CronEnvironment {
         return assignments.contains { Array($0.name.utf8) == name }
     }
 
+    /// Whether `line` assigns `SHELL`, the shell cron runs the jobs after it with.
+    static func assignsShell(_ line: ArraySlice<UInt8>) -> Bool { assignedName(line) == Array("SHELL".utf8) }
+
     /// C's isspace, as cron's parser uses it.
     static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 }

@@ -97,7 +97,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 // The block's, not an entry's (and may be the user's bytes).
                 environment.append(Array(line.content))
                 // notif's own SHELL line after a user's puts the shell back.
-                if line.role == .assignment, CronEnvironment.assignedName(line.content) == Array("SHELL".utf8) { handShell = nil }
+                if line.role == .assignment, CronEnvironment.assignsShell(line.content) { handShell = nil }
             case .entry(let id, let tag):
                 currentID = id
                 entries.removeAll { $0.id == id }
@@ -113,7 +113,7 @@ public struct CrontabBlock: Equatable, Sendable {
                 // The user's lines and other configurations' blocks, exactly as they were.
                 if inBlock {
                     byHand = true
-                    if CronEnvironment.assignedName(line.content) == Array("SHELL".utf8) { handShell = String(decoding: line.content, as: UTF8.self) }
+                    if CronEnvironment.assignsShell(line.content) { handShell = String(decoding: line.content, as: UTF8.self) }
                 }
                 if seenOwnBlock { after += line.line } else { before += line.line }
                 keptLines.append(line.number)

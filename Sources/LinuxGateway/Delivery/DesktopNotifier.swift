@@ -81,19 +81,18 @@ public struct DesktopNotifier: Sendable {
     /// them). Without `autoStart`, a bus with no server says so rather than start one.
     public func show(on bus: NotificationBus, source: String, summary: String, body: String, actions: [ReminderAction],
                      expireMilliseconds: Int32, autoStart: Bool, deadline: Double) -> Result<Shown, GatewayError> {
-        do {
-            // A `Notify` it has not answered yet may still be shown: its answer is awaited, never a second one sent.
+        do throws(DBusError) {
+            let id: UInt32, buttons: Bool
             if let pending = bus.unansweredNotify {
-                guard let id = try bus.lateNotificationID(deadline: deadline) else {
-                    return .failure(GatewayError(Self.describe(DBusError("", name: DBusConnection.timedOut), autoStart: autoStart)))
-                }
-                let with = pending.buttons ? ", with " + actions.map(\.label).joined(separator: " and ") : ""
-                return .success(Shown(bus: bus, id: id, buttons: pending.buttons, words: "through \(source) as notification \(id)\(with)"))
-            }
-            let capabilities = try bus.capabilities(autoStart: autoStart, deadline: deadline)
-            let buttons = !actions.isEmpty && capabilities.contains("actions")
-            let id = try bus.notify(summary: summary, body: body, icon: icon, actions: buttons ? actions : [],
+                // A `Notify` it has not answered yet may still be shown: its answer is awaited, never a second one sent.
+                guard let late = try bus.lateNotificationID(deadline: deadline) else { throw DBusError("", name: DBusConnection.timedOut) }
+                (id, buttons) = (late, pending.buttons)
+            } else {
+                let capabilities = try bus.capabilities(autoStart: autoStart, deadline: deadline)
+                buttons = !actions.isEmpty && capabilities.contains("actions")
+                id = try bus.notify(summary: summary, body: body, icon: icon, actions: buttons ? actions : [],
                                     expireMilliseconds: buttons ? 0 : expireMilliseconds, autoStart: false, deadline: deadline)
+            }
             let with = buttons ? ", with " + actions.map(\.label).joined(separator: " and ") : ""
             return .success(Shown(bus: bus, id: id, buttons: buttons, words: "through \(source) as notification \(id)\(with)"))
         } catch {
