@@ -105,13 +105,8 @@ struct Commands {
         }
         let zone = context.zone
         func when(_ time: Instant) -> String { "\(time.shortDisplay(in: zone)) (\(ISO8601.format(time, in: zone)))" }
-        // Today's, due and not sent, and no waiter waits for it (its waiter ended, a run failed):
-        // the rule `notif deliver` and the daemon keep. Said before the next run, which is tomorrow's.
-        let now = context.clock.now()
-        let triedToday = report.lastAttempt.map { [.waiting, .failed].contains($0.outcome) && $0.day == zone.localDateTime(of: now).date } ?? false
-        let owed = !triedToday || report.settingsProblem != nil || report.waitingSince != nil ? nil
-            : LocalReminders.plan(p).first { service.decide($0, preferences: p, now: now) == .deliver }
-        rows.append(("Next reminder", (owed.map { "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up \($0.id)` sends it now; then " } ?? "")
+        // Today's, owed: said before the next run, which is tomorrow's.
+        rows.append(("Next reminder", (report.reminders.owed.map { "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up \($0)` sends it now; then " } ?? "")
             + (report.nextReminder.map { next in
                 when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
             } ?? report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) + ": it is sent as soon as one comes, until the day ends" }

@@ -168,7 +168,7 @@ struct WaitingDeliveryTests {
         let log = { DeliveryLine.all(of: sandbox) }
         let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
         #expect(await poll(for: at.timeIntervalSinceNow + 30) { waiters().count == 1 && log().map(\.outcome) == ["waiting"] },
-                "\(log())\n\(daemon.output)")
+                "\(log())\n\(daemon.output)\n\(Self.processes(waiters() + [daemon.daemonPID].compactMap { $0 }, lock: sandbox.stateDir + "/wait-tips-and-updates.lock"))\nnine at \(Int(at.timeIntervalSince1970))")
         var previous = waiters()
         for signal in [SIGTERM, SIGKILL] {
             for pid in previous { kill(pid, signal) }
@@ -191,12 +191,22 @@ struct WaitingDeliveryTests {
             let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "gone"
             let state = status.split(separator: "\n").first { $0.hasPrefix("State:") } ?? "gone"
             let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
-            return "pid \(pid): \(state), in \(wchan)"
+            // The daemon's timer and watches as the kernel holds them, and the syscall it is in.
+            let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).sorted().map { fd in
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?"
+                let info = target.contains("timerfd") || target.contains("inotify")
+                    ? " " + ((try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? "").replacing("\n", with: " | ") : ""
+                return "    fd \(fd) -> \(target)\(info)"
+            }
+            let syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "?"
+            let stack = (try? String(contentsOfFile: "/proc/\(pid)/stack", encoding: .utf8)) ?? "?"
+            return (["pid \(pid): \(state), in \(wchan), syscall \(syscall)", "  stack: " + stack.replacing("\n", with: " | ")]
+                + descriptors).joined(separator: "\n")
         }
         let fd = open(lock, O_RDONLY)
         defer { if fd >= 0 { close(fd) } }
         let held = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0
-        return (lines + ["wait lock held: \(held)"]).joined(separator: "\n")
+        return (lines + ["wait lock held: \(held); now \(Int(Date().timeIntervalSince1970))"]).joined(separator: "\n")
     }
 
     /// Tips & Updates on since yesterday under the built-in scheduler, 09:01 in the zone given,
@@ -247,6 +257,9 @@ struct WaitingDeliveryTests {
             status = (try? EndToEndTests.run([binary, "status"], environment: sandbox.environment(env)).stdout) ?? ""
             return status.contains(owed)
         }, "\(status)")
+        let json = try EndToEndTests.run([binary, "status", "--json"], environment: sandbox.environment(env)).stdout
+        let document = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(document?["owedToday"] as? String == "tips-and-updates", "\(json)")
         withExtendedLifetime(bus) {}
     }
 

@@ -32,6 +32,18 @@ import TestSupport
                 "a reminder turned off is not waited for")
     }
 
+    /// Today's is owed (its waiter ended, a run failed, nothing waits): the page says how to send
+    /// it before naming tomorrow's; not when it is turned off, nor when it waits.
+    @Test func anOwedReminderSaysHowToSendItBeforeTheNextOne() {
+        var status = Self.installed
+        status.facts.owed = ["tips-and-updates"]
+        #expect(NextReminderText.describe(Self.wanted(), status)
+                == "today's not sent, nothing waits to send it: `notif deliver --catch-up tips-and-updates`; then Mon 30 Nov 09:00")
+        #expect(NextReminderText.describe(Self.wanted { $0[.tipsAndUpdates] = false }, status) == "none — off (Tips & Updates is off)")
+        status.facts.waiting = ["tips-and-updates": ZoneRules.utc.resolve(Self.nine)]
+        #expect(NextReminderText.describe(Self.wanted(), status).hasPrefix("today's, waiting since"))
+    }
+
     @Test(arguments: [
         (wanted { $0[.tipsAndUpdates] = false }, "none — off (Tips & Updates is off)"),
         (wanted { $0[.pushNotifications] = false }, "none — off (Push Notifications is off)"),

@@ -172,9 +172,12 @@ extension ReminderService {
         if let kind = choice.kind, let recorded = placed?.holder, recorded != kind, heldElsewhere != nil {
             warnings.append("entries were last installed with \(recorded.rawValue); `notif apply` moves them to \(kind.rawValue): \(choice.why)")
         }
+        // One look at the wait locks for the whole report: a waiter ending meanwhile changes nothing in it.
+        let waiting = waitingReminders()
         let facts = SchedulerFacts(scheduler: read, entries: entries,
                                    schedulerCannotFire: read.flatMap { Self.cannotFire(on: $0, probe: probe) },
-                                   movesTo: read != choice.kind ? choice.kind : nil, waiting: waitingReminders(), cannotWrite: cannotWrite)
+                                   movesTo: read != choice.kind ? choice.kind : nil, waiting: waiting, cannotWrite: cannotWrite,
+                                   owed: settingsProblem == nil ? owedReminders(preferences, waiting: waiting) : [])
         let status = ReminderStatus.compute(settingsProblem == nil ? preferences : nil, facts: facts, unreadable: unreadable,
                                             nextFire: nextFire(), reminders: reminders)
         if case .at(_, _, let wanted?) = status.next {
@@ -186,7 +189,7 @@ extension ReminderService {
             schedulerState: choice.kind.flatMap { Self.state(of: $0, probe: probe) }, reminders: status,
             lastDelivery: shown, warnings: warnings, schedulers: SchedulerUsability.all(probe: probe))
         report.lastAttempt = attempt
-        report.waiting = attempt.map { $0.outcome == .waiting && context.state.isWaiting($0.reminder) } ?? false
+        report.waiting = attempt.map { $0.outcome == .waiting && waiting[$0.reminder] != nil } ?? false
         return report
     }
 
@@ -199,6 +202,19 @@ extension ReminderService {
             result[reminder.id] = record.flatMap { ISO8601.parse($0.time) } ?? context.clock.now()
         }
         return result
+    }
+
+    /// The planned reminders whose today's is due and not sent, which a run tried today (its
+    /// record says `waiting` or `failed`) and nothing in `waiting` waits to send: the rule
+    /// `notif deliver` and the daemon keep (`decide`).
+    public func owedReminders(_ preferences: NotificationPreferences, waiting: [String: Instant]) -> Set<String> {
+        let now = context.clock.now(), today = context.zone.localDateTime(of: now).date
+        return Set(LocalReminders.plan(preferences, reminders: reminders).filter { reminder in
+            guard waiting[reminder.id] == nil,
+                  let tried = (try? context.deliveryLog.newest(1, where: { $0.reminder == reminder.id && $0.kind != .test && $0.kind != .button }))?.first,
+                  [.waiting, .failed].contains(tried.outcome), tried.day == today else { return false }
+            return decide(reminder, preferences: preferences, now: now, waiting: false) == .deliver
+        }.map(\.id))
     }
 
     /// The last reminder sent, and the last attempt when that is another record (tests and
@@ -322,6 +338,7 @@ extension ReminderService {
             JSONMember("wantedReminder", report.wantedReminder.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
             JSONMember("nextReminderNone", report.noReminderReason.map { .string($0) } ?? .null),
             JSONMember("nextReminderWaiting", report.waitingSince.map { .string(ISO8601.format($0, in: context.zone)) } ?? .null),
+            JSONMember("owedToday", report.reminders.owed.map { .string($0) } ?? .null),
             JSONMember("lastDelivery", report.lastDelivery?.json ?? .null),
             JSONMember("lastAttempt", report.lastAttempt?.json ?? .null),
             JSONMember("waiting", .bool(report.waiting)),

@@ -134,9 +134,10 @@ struct PageEffects: Sendable {
             planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? (item.id, InstalledEntry(id: item.id, current: true)) : nil
         })
         let probe = context.probe()
+        let waiting = service.waitingReminders()
         let facts = SchedulerFacts(scheduler: outcome.choice.kind, entries: entries,
                                    schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) },
-                                   waiting: service.waitingReminders())
+                                   waiting: waiting, owed: service.owedReminders(outcome.preferences, waiting: waiting))
         return SchedulerStatus(facts: facts, warnings: outcome.choice.warnings, nextFire: service.nextFire(), zone: context.zone,
                                options: options(), overriddenBy: outcome.choice.forced ? context.forcedSchedulerSource : nil, moved: Presenter.changeLine(outcome))
     }

@@ -30,7 +30,14 @@ public enum NextReminderText {
     public static func line(_ preferences: NotificationPreferences, _ status: SchedulerStatus, unicode: Bool = true,
                             catalog: NotifCatalog = .standard) -> Line {
         let reminders = status.reminders(for: preferences, catalog: catalog)
-        switch reminders.next {
+        let line = next(reminders.next, status, unicode: unicode, catalog: catalog)
+        // Today's, owed: the command that sends it, before the next run (tomorrow's).
+        guard let owed = reminders.owed, case .time(let then) = line else { return line }
+        return .time("today's not sent, nothing waits to send it: `notif deliver --catch-up \(owed)`; then " + then)
+    }
+
+    static func next(_ next: NextReminder, _ status: SchedulerStatus, unicode: Bool, catalog: NotifCatalog) -> Line {
+        switch next {
         case .at(let time, _, let wanted):
             let shown = status.zone.localDateTime(of: time).shortDisplay
             // The entries fire at another time than the wanted one: both, and what brings them together.

@@ -15,15 +15,20 @@ public struct SchedulerFacts: Equatable, Sendable {
     /// Why notif cannot write a planned reminder's entry now (its program or a place fails the
     /// trust rule, a path a crontab line cannot hold); nil when it can.
     public var cannotWrite: String?
+    /// Reminders whose today's is due and not sent, which a run tried today (it waited and
+    /// ended, or failed) and nothing waits to send now: only `notif deliver --catch-up ID`, the
+    /// daemon's next try or a login with systemd sends it.
+    public var owed: Set<String>
 
     public init(scheduler: SchedulerKind?, entries: [String: InstalledEntry]?, schedulerCannotFire: CannotFire? = nil,
-                movesTo: SchedulerKind? = nil, waiting: [String: Instant] = [:], cannotWrite: String? = nil) {
+                movesTo: SchedulerKind? = nil, waiting: [String: Instant] = [:], cannotWrite: String? = nil, owed: Set<String> = []) {
         self.scheduler = scheduler
         self.entries = entries
         self.schedulerCannotFire = schedulerCannotFire
         self.movesTo = movesTo
         self.waiting = waiting
         self.cannotWrite = cannotWrite
+        self.owed = owed
     }
 }
 
@@ -42,6 +47,8 @@ public struct ReminderStatus: Equatable, Sendable {
     /// Installed entries that are there but will not fire, by reminder id.
     public var cannotFire: [String: CannotFire]
     public var next: NextReminder
+    /// A planned reminder whose today's is owed (`SchedulerFacts.owed`): said before `next`.
+    public var owed: String?
 
     public var scheduler: SchedulerKind? { facts.scheduler }
     public var installed: [String: InstalledEntry]? { facts.entries }
@@ -124,6 +131,7 @@ public struct ReminderStatus: Equatable, Sendable {
         } else {
             next = .none(.nothingDefined)
         }
-        return ReminderStatus(facts: facts, unreadable: unreadable, planned: plan.map(\.id), outOfSync: problems, cannotFire: cannot, next: next)
+        return ReminderStatus(facts: facts, unreadable: unreadable, planned: plan.map(\.id), outOfSync: problems, cannotFire: cannot, next: next,
+                              owed: plan.first { facts.owed.contains($0.id) && facts.waiting[$0.id] == nil }?.id)
     }
 }
