@@ -86,7 +86,9 @@ public enum NotifCommandLine {
                         zone, the reminder's time in your zone), cannotFire (entries that are there but \
                         cannot fire: reason and \
                         message), nextReminderNone, nextReminderWaiting (while today's waits for a \
-                        notification service: since when; nextReminder is then null), wantedReminder (the reminder's time in your zone when \
+                        notification service: since when; nextReminder is then null), owedToday (the \
+                        reminder whose today's is due and not sent while nothing waits to send it, or \
+                        null), wantedReminder (the reminder's time in your zone when \
                         the installed entries fire at another: nextReminder is when they really do), \
                         settingsProblem (why settings.json cannot be read, or null: then mode, \
                         preferences, permission and planned are null and the command exits 1), warnings, \

@@ -164,7 +164,7 @@ struct WaitingDeliveryTests {
     /// each time, and when the service comes the reminder is shown once.
     @Test(.timeLimit(.minutes(5)))
     func theDaemonSendsANewWaiterWhenOneIsKilled() async throws {
-        let (sandbox, _, bus, at, _, daemon) = try daemonBeforeNine(lead: 15)
+        let (sandbox, binary, bus, at, env, daemon) = try daemonBeforeNine(lead: 15)
         let log = { DeliveryLine.all(of: sandbox) }
         let waiters = { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home") }
         #expect(await poll(for: at.timeIntervalSinceNow + 30) { waiters().count == 1 && log().map(\.outcome) == ["waiting"] },
@@ -177,6 +177,10 @@ struct WaitingDeliveryTests {
                     "no new waiter after signal \(signal): \(log())\n\(daemon.output)\n\(Self.processes(previous + waiters() + [daemon.daemonPID].compactMap { $0 }, lock: sandbox.stateDir + "/wait-tips-and-updates.lock"))")
             previous = waiters()
         }
+        // The third waiter waits; status counts the wait from the day's first, as the late record will.
+        let json = try EndToEndTests.run([binary, "status", "--json"], environment: sandbox.environment(env)).stdout
+        let since = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["nextReminderWaiting"] as? String
+        #expect(since.flatMap(ISO8601DateFormatter().date(from:)) == log().first?.time, "\(json)\n\(log())")
         let service = try FakeNotificationService(config: ["close_after": 0.2], bus: bus.address)
         #expect(await poll(for: 20) { log().contains { $0.outcome == "delivered" } }, "not shown when the service came: \(log())\n\(daemon.output)")
         #expect(log().filter { $0.outcome == "delivered" }.count == 1 && service.notifications().count == 1, "\(log())")
@@ -539,7 +543,7 @@ struct WaitingDeliveryTests {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
         let zone = sandbox.path + "/zone"
-        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 8, 50, 0), to: zone)
+        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 8, 50, 0, leavingRoomFor: 1800), to: zone)
         let service = try FakeNotificationService(config: ["close_after": 0.2])
         let env = ["NOTIF_SCHEDULER": "embedded", "TZ": zone, "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
         #expect(try sandbox.notif(["permission", "grant"], env).status == 0)

@@ -193,13 +193,14 @@ extension ReminderService {
         return report
     }
 
-    /// The reminders whose waiter waits now for a notification service, with when their wait
-    /// began (today's `waiting` record; now, when the record cannot be read).
+    /// The reminders whose waiter waits now for a notification service, with when the day's
+    /// wait began (today's first `waiting` record, as its late record counts; now, when there
+    /// is none to read).
     public func waitingReminders() -> [String: Instant] {
         var result: [String: Instant] = [:]
+        let today = context.zone.localDateTime(of: context.clock.now()).date
         for reminder in reminders where context.state.isWaiting(reminder.id) {
-            let record = (try? context.deliveryLog.newest(1) { $0.reminder == reminder.id && $0.outcome == .waiting })?.first
-            result[reminder.id] = record.flatMap { ISO8601.parse($0.time) } ?? context.clock.now()
+            result[reminder.id] = first(.waiting, of: reminder, on: today)?.at ?? context.clock.now()
         }
         return result
     }

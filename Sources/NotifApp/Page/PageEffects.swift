@@ -70,7 +70,10 @@ struct PageEffects: Sendable {
     func apply(choosing: Bool = false) -> Action {
         do {
             let outcome = try service.apply(choosing: choosing)
-            return .applied(status: status(from: outcome), problem: problem(in: outcome))
+            // What apply did is read back as `status` reads it: one status value, whatever changed it.
+            var status = refreshedStatus()
+            status.moved = Presenter.changeLine(outcome)
+            return .applied(status: status, problem: problem(in: outcome))
         } catch {
             return .applied(status: SchedulerStatus(facts: SchedulerFacts(scheduler: nil, entries: nil), nextFire: service.nextFire(),
                                                     zone: context.zone),
@@ -104,7 +107,7 @@ struct PageEffects: Sendable {
     }
 
     /// The scheduler as `status` sees it now (one read of the scheduler).
-    func refreshedStatus() -> SchedulerStatus? {
+    func refreshedStatus() -> SchedulerStatus {
         let report = service.status()
         return SchedulerStatus(facts: report.reminders.facts, unreadable: report.reminders.unreadable,
                                warnings: report.warnings, nextFire: service.nextFire(), zone: context.zone,
@@ -123,23 +126,6 @@ struct PageEffects: Sendable {
                     SchedulerOption(choice: $0, usable: usability.canHold, waiting: usability.state == .waiting, reason: usability.reason)
                 }
             }
-    }
-
-    /// The status right after an apply: the planned entries it installed or found current are
-    /// there (an apply writes only with notif's own program, checked then); whether the
-    /// scheduler fires them is asked of the machine.
-    func status(from outcome: ApplyOutcome) -> SchedulerStatus {
-        let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
-        let entries = outcome.choice.kind == nil ? nil : Dictionary(uniqueKeysWithValues: outcome.report.outcomes.compactMap { item -> (String, InstalledEntry)? in
-            planned.contains(item.id) && (item.result == .installed || item.result == .unchanged) ? (item.id, InstalledEntry(id: item.id, current: true)) : nil
-        })
-        let probe = context.probe()
-        let waiting = service.waitingReminders()
-        let facts = SchedulerFacts(scheduler: outcome.choice.kind, entries: entries,
-                                   schedulerCannotFire: outcome.choice.kind.flatMap { ReminderService.cannotFire(on: $0, probe: probe) },
-                                   waiting: waiting, owed: service.owedReminders(outcome.preferences, waiting: waiting))
-        return SchedulerStatus(facts: facts, warnings: outcome.choice.warnings, nextFire: service.nextFire(), zone: context.zone,
-                               options: options(), overriddenBy: outcome.choice.forced ? context.forcedSchedulerSource : nil, moved: Presenter.changeLine(outcome))
     }
 
     /// What the page's error line shows after an apply: what did not get scheduled or removed,

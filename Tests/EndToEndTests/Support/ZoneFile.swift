@@ -32,12 +32,14 @@ enum ZoneFile {
         guard installed.status == 0 else { throw E2EFailure("install zone: \(installed)") }
     }
 
-    /// The offset that makes local time `hour:minute:second` now.
-    static func offset(makingLocalTime hour: Int, _ minute: Int, _ second: Int) -> Int {
+    /// The offset that makes local time `hour:minute:second` now, at most +14:00 less `later`:
+    /// a zone swapped later to an offset up to `later` seconds east stays on the same local day
+    /// (+14:00 then -09:30 would put the clock back a day).
+    static func offset(makingLocalTime hour: Int, _ minute: Int, _ second: Int, leavingRoomFor later: Int = 0) -> Int {
         let now = Int(Date().timeIntervalSince1970) % 86_400
         var offset = ((hour * 3600 + minute * 60 + second) - now) % 86_400
         if offset < 0 { offset += 86_400 }
-        if offset > 14 * 3600 { offset -= 86_400 }
+        if offset > 14 * 3600 - later { offset -= 86_400 }
         return offset
     }
 }
