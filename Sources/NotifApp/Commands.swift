@@ -106,7 +106,7 @@ struct Commands {
         let zone = context.zone
         func when(_ time: Instant) -> String { "\(time.shortDisplay(in: zone)) (\(ISO8601.format(time, in: zone)))" }
         // Today's, owed: said before the next run, which is tomorrow's.
-        rows.append(("Next reminder", (report.reminders.owed.map { "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up \($0)` sends it now; then " } ?? "")
+        rows.append(("Next reminder", (report.reminders.owedWords ?? "")
             + (report.nextReminder.map { next in
                 when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
             } ?? report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) + ": it is sent as soon as one comes, until the day ends" }

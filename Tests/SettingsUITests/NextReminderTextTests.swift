@@ -38,7 +38,7 @@ import TestSupport
         var status = Self.installed
         status.facts.owed = ["tips-and-updates"]
         #expect(NextReminderText.describe(Self.wanted(), status)
-                == "today's not sent, nothing waits to send it: `notif deliver --catch-up tips-and-updates`; then Mon 30 Nov 09:00")
+                == "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up tips-and-updates` sends it now; then Mon 30 Nov 09:00")
         #expect(NextReminderText.describe(Self.wanted { $0[.tipsAndUpdates] = false }, status) == "none — off (Tips & Updates is off)")
         status.facts.waiting = ["tips-and-updates": ZoneRules.utc.resolve(Self.nine)]
         #expect(NextReminderText.describe(Self.wanted(), status).hasPrefix("today's, waiting since"))

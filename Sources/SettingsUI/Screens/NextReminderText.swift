@@ -32,8 +32,8 @@ public enum NextReminderText {
         let reminders = status.reminders(for: preferences, catalog: catalog)
         let line = next(reminders.next, status, unicode: unicode, catalog: catalog)
         // Today's, owed: the command that sends it, before the next run (tomorrow's).
-        guard let owed = reminders.owed, case .time(let then) = line else { return line }
-        return .time("today's not sent, nothing waits to send it: `notif deliver --catch-up \(owed)`; then " + then)
+        guard let owed = reminders.owedWords, case .time(let then) = line else { return line }
+        return .time(owed + then)
     }
 
     static func next(_ next: NextReminder, _ status: SchedulerStatus, unicode: Bool, catalog: NotifCatalog) -> Line {

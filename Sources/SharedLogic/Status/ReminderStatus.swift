@@ -49,6 +49,10 @@ public struct ReminderStatus: Equatable, Sendable {
     public var next: NextReminder
     /// A planned reminder whose today's is owed (`SchedulerFacts.owed`): said before `next`.
     public var owed: String?
+    /// What `status` and the page say before the next reminder when today's is owed.
+    public var owedWords: String? {
+        owed.map { "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up \($0)` sends it now; then " }
+    }
 
     public var scheduler: SchedulerKind? { facts.scheduler }
     public var installed: [String: InstalledEntry]? { facts.entries }
