@@ -44,10 +44,22 @@ import TestSupport
         let lockDirectory = "/tmp/notif-treset-" + UUID().uuidString.prefix(8).lowercased()
         defer { try? FileManager.default.removeItem(atPath: lockDirectory) }
         try b.run(["mkdir", "-p", lockDirectory + "/notif"]).expectSuccess()
-        let lock = try BackgroundProcess(["/usr/sbin/runuser", "-u", b.name, "--", "flock", lockDirectory + "/notif/daemon.lock", "sleep", "120"],
+        // B's processes and root's reset share a process namespace of their own: root's reset
+        // looks for root's running daemons in /proc, and must see B's su there, but not the
+        // daemons other tests run as root meanwhile (it would rightly reset their entries).
+        let namespace = try BackgroundProcess(["/usr/bin/unshare", "--pid", "--fork", "--mount", "--mount-proc", "sleep", "300"],
+                                              environment: ["PATH": "/usr/bin:/bin"], output: "/dev/null")
+        var inner = ""
+        #expect(waitUntil(10) {
+            inner = (try? String(contentsOfFile: "/proc/\(namespace.pid)/task/\(namespace.pid)/children", encoding: .utf8))?
+                .split(separator: " ").first.map(String.init) ?? ""
+            return !inner.isEmpty
+        })
+        let enter = ["/usr/bin/nsenter", "-t", inner, "-p", "-m", "--"]
+        let lock = try BackgroundProcess(enter + ["/usr/sbin/runuser", "-u", b.name, "--", "flock", lockDirectory + "/notif/daemon.lock", "sleep", "120"],
                                          environment: ["PATH": "/usr/bin:/bin"], output: "/dev/null")
         let places = "HOME=\(a.home) XDG_CONFIG_HOME=\(a.home)/.config XDG_STATE_HOME=\(lockDirectory)"
-        let pane = try TmuxPane("/usr/sbin/runuser -u \(b.name) -- env -i PATH=/usr/bin:/bin \(places) su daemon")
+        let pane = try TmuxPane(enter.joined(separator: " ") + " /usr/sbin/runuser -u \(b.name) -- env -i PATH=/usr/bin:/bin \(places) su daemon")
         #expect(waitUntil(10) { (try? pane.capture())?.contains("Password:") == true }, "su is not waiting: \(String(describing: try? pane.capture()))")
         #expect(waitUntil(10) { (try? run(["flock", "-n", "-s", lockDirectory + "/notif/daemon.lock", "true"], environment: ["PATH": "/usr/bin:/bin"]))?.status == 1 },
                 "B does not hold the lock")
@@ -55,14 +67,14 @@ import TestSupport
         // Root's reset, in a mount namespace of its own with an empty /root (nothing of root's is touched).
         let (fakes, calls) = try recordingSystemctl(sandbox)
         try fakes.add("crontab", "echo 'no crontab for root' >&2; exit 1")
-        let reset = try run(["unshare", "-m", "sh", "-c", "mount -t tmpfs none /root && exec \"$@\"", "sh", binary, "reset", "--entries"],
+        let reset = try run(enter + ["unshare", "-m", "sh", "-c", "mount -t tmpfs none /root && exec \"$@\"", "sh", binary, "reset", "--entries"],
                             environment: sandbox.environment(["PATH": fakes.path]))
         #expect(reset.status == 0, "\(reset)")
         #expect(!reset.stdout.contains(a.home) && !reset.stdout.contains(lockDirectory), "\(reset)")
         #expect(unitFiles(a.home) == units, "root's reset removed A's units")
         #expect(FileManager.default.fileExists(atPath: link), "root's reset removed A's enable link")
         #expect(!(String(data: fileBytes(calls) ?? Data(), encoding: .utf8) ?? "").contains(a.tag), "systemctl was run for A's units")
-        withExtendedLifetime((pane, lock)) {}
+        withExtendedLifetime((pane, lock, namespace)) {}
     }
 
     /// Finding 4: a carried HOME (/tmp/x) that A's directory no longer held, made again by B
