@@ -52,14 +52,13 @@ struct Output {
 
     /// When a write failed: says so on stderr (if it can still be written) and gives exit 1,
     /// unless the command failed already (1) or was bad usage (2): that code stays. A reader
-    /// that went away (`notif history | head -1`) wanted no more: exit 1, without a word.
+    /// that went away (`notif history | head -1`) wanted no more: that is no failure, and
+    /// nothing is said (whether the reader left before the last line is a matter of timing).
     static func checkWrites(_ code: Int32) -> Int32 {
         let failure = failedWrite.load(ordering: .relaxed)
-        guard failure != 0 else { return code }
-        if failure != EPIPE {
-            let text = "notif: cannot write the output: \(String(cString: strerror(failure)))\n"
-            _ = Array(text.utf8).withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-        }
+        guard failure != 0, failure != EPIPE else { return code }
+        let text = "notif: cannot write the output: \(String(cString: strerror(failure)))\n"
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
         return code == ExitCode.success.rawValue ? ExitCode.failure.rawValue : code
     }
 }

@@ -19,6 +19,9 @@ import Testing
         #expect(classify([(paths.configDirectory, "settings.json", true)]) == [.settings])
         #expect(classify([(paths.stateDirectory, "deliveries.jsonl", true)]) == [.deliveries])
         #expect(classify([(paths.stateDirectory, "delivered.json", true)]) == [.deliveries])
+        // A waiter ended (killed, say): today's reminder may be owed now. A lock probe only reads.
+        #expect(classify([(paths.stateDirectory, "wait-tips-and-updates.lock", true)]) == [.deliveries])
+        #expect(classify([(paths.stateDirectory, "wait-tips-and-updates.lock", false)]).isEmpty)
         // Every apply holds the lock; its release, even after only reading, means one finished.
         #expect(classify([(paths.stateDirectory, "apply.lock", false)]) == [.schedule])
         // A copy `notif edit` kept, made or removed: the status's notice of it is looked at again.

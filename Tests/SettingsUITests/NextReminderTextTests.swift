@@ -40,6 +40,12 @@ import TestSupport
         #expect(NextReminderText.describe(Self.wanted(), status)
                 == "today's is due and not sent, and nothing waits to send it: `notif deliver --catch-up tips-and-updates` sends it now; then Mon 30 Nov 09:00")
         #expect(NextReminderText.describe(Self.wanted { $0[.tipsAndUpdates] = false }, status) == "none — off (Tips & Updates is off)")
+        // With no next run (the daemon is not running), the owed one is still said first.
+        var stopped = status
+        stopped.facts.schedulerCannotFire = .daemonNotRunning
+        let line = NextReminderText.line(Self.wanted(), stopped)
+        #expect(line.text.hasPrefix("today's is due and not sent") && line.text.contains("; then none — cannot fire: notif daemon is not running")
+                && !line.isDim, "\(line)")
         status.facts.waiting = ["tips-and-updates": ZoneRules.utc.resolve(Self.nine)]
         #expect(NextReminderText.describe(Self.wanted(), status).hasPrefix("today's, waiting since"))
     }

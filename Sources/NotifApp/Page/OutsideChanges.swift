@@ -1,4 +1,5 @@
 import CursesTerminal
+import SharedLogic
 import SettingsUI
 import Storage
 
@@ -16,6 +17,10 @@ enum OutsideChanges {
                 // Every apply holds this lock; its release (even a read-only one) means one finished.
                 case "apply.lock": meaning = .schedule
                 case "deliveries.jsonl", "delivered.json": meaning = change.written ? .deliveries : nil
+                // A waiter holds its lock open for writing: its end (a kill too) is a finished
+                // write there, and today's reminder may be owed now. Lock probes only read.
+                case let name where LocalReminders.all.contains { StateFiles.waitLock($0.id) == name }:
+                    meaning = change.written ? .deliveries : nil
                 default: meaning = nil
                 }
             } else {

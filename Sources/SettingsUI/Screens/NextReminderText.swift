@@ -31,9 +31,10 @@ public enum NextReminderText {
                             catalog: NotifCatalog = .standard) -> Line {
         let reminders = status.reminders(for: preferences, catalog: catalog)
         let line = next(reminders.next, status, unicode: unicode, catalog: catalog)
-        // Today's, owed: the command that sends it, before the next run (tomorrow's).
-        guard let owed = reminders.owedWords, case .time(let then) = line else { return line }
-        return .time(owed + then)
+        // Today's, owed: the command that sends it, before the next run (tomorrow's) or why
+        // none comes; drawn as a time is, since one is still to come today.
+        guard let owed = reminders.owedWords, status.checked else { return line }
+        return .time(owed + line.text)
     }
 
     static func next(_ next: NextReminder, _ status: SchedulerStatus, unicode: Bool, catalog: NotifCatalog) -> Line {
