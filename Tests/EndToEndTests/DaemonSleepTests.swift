@@ -97,8 +97,8 @@ import Testing
         let sandbox = Sandbox()
         let binary = try NotifBinary.release()
         let zone = sandbox.path + "/zone"
-        // Before 09:00 there, so the start has nothing to catch up.
-        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 3, 0, 0), to: zone)
+        // Before 09:00 there, so the start has nothing to catch up; the later zone on the same day.
+        try ZoneFile.write(offset: ZoneFile.offset(makingLocalTime: 3, 0, 0, leavingRoomFor: 6 * 3600), to: zone)
         let service = try FakeNotificationService(config: ["close_after": 0.1])
         let env = ["TZ": zone, "DBUS_SESSION_BUS_ADDRESS": service.busAddress]
         let (daemon, pid) = try start(sandbox, env, binary: binary)

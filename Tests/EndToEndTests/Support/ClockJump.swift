@@ -54,7 +54,8 @@ final class JumpSetup {
             dueLocal = zone.isoMinute(due)
             zones = [zone]
         case .swap:
-            let old = try ShiftedZone(nineAt: change.addingTimeInterval(600)), new = try ShiftedZone(nineAt: change.addingTimeInterval(-1200))
+            let old = try ShiftedZone(nineAt: change.addingTimeInterval(600))
+            let new = try ShiftedZone(nineAt: change.addingTimeInterval(-1200), offsetAtLeast: old.offsetMinutes)
             zone = old.name
             swapTo = new.name
             due = change

@@ -24,11 +24,12 @@ final class ShiftedZone {
         try self.init(nineAt: Date(timeIntervalSince1970: nineUTC.rounded(.up) * 60))
     }
 
-    /// 09:00 local falls on `nine` (a whole UTC minute).
-    init(nineAt nine: Date) throws {
+    /// 09:00 local falls on `nine` (a whole UTC minute). The offset is `least` minutes or more
+    /// and less than a day above it: -12:00 ..< +12:00 by default, like real zones; a swap's
+    /// second zone passes the first's offset, so the swap stays on one local day.
+    init(nineAt nine: Date, offsetAtLeast least: Int = -720) throws {
         let minuteOfDay = Int(nine.timeIntervalSince1970 / 60) % 1440
-        var offset = ((540 - minuteOfDay) % 1440 + 1440) % 1440
-        if offset >= 720 { offset -= 1440 }   // -12:00 ..< +12:00, like real zones
+        let offset = least + ((540 - minuteOfDay - least) % 1440 + 1440) % 1440
         self.nine = nine
         offsetMinutes = offset
         name = "NotifTestLive/Z" + UUID().uuidString.prefix(8).lowercased()
