@@ -115,7 +115,7 @@ struct Commands {
         if let attempt = report.lastAttempt {
             let today = context.zone.localDateTime(of: context.clock.now()).date
             let gone = attempt.outcome != .waiting || report.waiting ? ""
-                : attempt.day == today ? " (its waiter is gone: " + ReminderService.laterRun(attempt.reminder) + ")" : " (its waiter ended before the day did)"
+                : attempt.day == today ? " (its waiter is gone: " + ReminderService.laterRun(attempt.reminder, on: report.reminders.scheduler) + ")" : " (its waiter ended before the day did)"
             rows.append(("Last attempt", presenter.recordLine(attempt) + gone))
         }
         if p.mode == .account && report.settingsProblem == nil {

@@ -119,7 +119,8 @@ extension Commands {
     /// The lock, retried briefly: `notif status` probes it with a momentary shared lock.
     private func takeLock(_ path: String) throws(FileError) -> HeldLock? {
         for attempt in 0..<5 {
-            if let held = try FileLock.tryAcquire(path) { return held }
+            // Announced: its release (an exit, a kill) is a finished write an open page looks at.
+            if let held = try FileLock.tryAcquire(path, announcingRelease: true) { return held }
             if attempt < 4 { usleep(20_000) }
         }
         return nil

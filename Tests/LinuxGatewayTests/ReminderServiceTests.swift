@@ -267,6 +267,24 @@ struct ServiceFixture {
         #expect(direct.detail.hasPrefix("sent 09:15, 15 min late: the run at 09:05 failed: the waiter ended"), "\(direct.detail)")
     }
 
+    /// A waiter killed without a record of its ending, then a catch-up by hand: the record names
+    /// the waiter's run, not "the first run since 09:00".
+    @Test func aLateRecordAfterAKilledWaiterNamesItsRun() throws {
+        let fixture = ServiceFixture(now: "2026-12-01T09:40:00+01:00")
+        let day = CivilDate(year: 2026, month: 12, day: 1)
+        let reminder = LocalReminders.tipsAndUpdates
+        _ = fixture.service.log(reminder.id, kind: .scheduled, now: ISO8601.parse("2026-12-01T09:00:01+01:00")!, .waiting, "no notification service: none", day: day)
+        let shown = fixture.service.recordShown(reminder, day: day, now: ISO8601.parse("2026-12-01T09:40:00+01:00")!, waitingSince: nil, words: "")
+        #expect(shown.detail.hasPrefix("sent 09:40, 40 min late: the run at 09:00 failed: its waiter ended before it could send it"), "\(shown.detail)")
+    }
+
+    /// What still sends a reminder whose waiter ended depends on the scheduler holding it.
+    @Test func theLaterRunNamedIsTheSchedulersOwn() {
+        #expect(ReminderService.laterRun("x", on: .embedded).hasPrefix("notif daemon sends it again while it runs, or `notif deliver --catch-up x`"))
+        #expect(ReminderService.laterRun("x", on: .systemd).hasPrefix("your next login sends it, or `notif deliver"))
+        #expect(ReminderService.laterRun("x", on: .cron) == "`notif deliver --catch-up x` sends it now")
+    }
+
     /// `apply` records when an entry for a reminder that had none began; `deliver` reads it:
     /// turned on after 09:00, nothing until tomorrow's 09:00, whatever run comes.
     @Test func turnedOnAfterTheTimeShowsNothingUntilTomorrow() throws {

@@ -22,6 +22,10 @@ import Testing
         // A waiter ended (killed, say): today's reminder may be owed now. A lock probe only reads.
         #expect(classify([(paths.stateDirectory, "wait-tips-and-updates.lock", true)]) == [.deliveries])
         #expect(classify([(paths.stateDirectory, "wait-tips-and-updates.lock", false)]).isEmpty)
+        // `notif daemon` started (its zone recorded) or ended (its lock released): the status is looked at again.
+        #expect(classify([(paths.stateDirectory, "daemon-zone", true)]) == [.schedule])
+        #expect(classify([(paths.stateDirectory, "daemon.lock", true)]) == [.schedule])
+        #expect(classify([(paths.stateDirectory, "daemon.lock", false)]).isEmpty)
         // Every apply holds the lock; its release, even after only reading, means one finished.
         #expect(classify([(paths.stateDirectory, "apply.lock", false)]) == [.schedule])
         // A copy `notif edit` kept, made or removed: the status's notice of it is looked at again.

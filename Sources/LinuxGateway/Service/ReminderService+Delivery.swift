@@ -57,8 +57,12 @@ extension ReminderService {
         // A run that sent it without waiting names an earlier failure instead (a waiter ended
         // while a service was there): "no notification service" would not be true.
         let since = waitingSince.map { mine in first(.waiting, of: reminder, on: day).map { $0.at.seconds < mine.seconds ? $0.at : mine } ?? mine }
+        // Sent by a later run: the first run that failed is named, or a waiter that ended without
+        // a record of its own (killed).
+        let failed = since != nil ? nil : first(.failed, of: reminder, on: day)
+            ?? first(.waiting, of: reminder, on: day).map { (at: $0.at, why: "its waiter ended before it could send it") }
         let late = DeliveryLateness.late(reminder, day: day, shownAt: now, waitingSince: since, waitingProblem: waitingProblem,
-                                         failedSince: since == nil ? first(.failed, of: reminder, on: day) : nil, zone: context.zone)
+                                         failedSince: failed, zone: context.zone)
         var detail = (late.map { $0 + "; " } ?? "") + DeliveryLateness.accepted + " " + words
         do {
             try context.state.recordDelivered(reminder.id, on: day, at: now, zone: context.zone)

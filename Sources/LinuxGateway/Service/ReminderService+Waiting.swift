@@ -56,7 +56,7 @@ extension ReminderService {
             if watch.nap(until: now < due ? due : end, now: now) == .stop {
                 _ = service.log(reminder.id, kind: .scheduled, now: context.clock.now(), .failed,
                                 "stopped waiting for a notification service (ended by a signal, as at a logout or shutdown); "
-                                    + Self.laterRun(reminder.id), day: day)
+                                    + Self.laterRun(reminder.id, on: service.recordedScheduler()), day: day)
                 return .ended
             }
         }
@@ -76,10 +76,16 @@ extension ReminderService {
         return (watch, watch.tryShow(reminder, notifier: notifier, order: ServiceWatch.order(sessions, lookup: context.lookup)))
     }
 
-    /// What still sends today's reminder once its waiter ended: `notif daemon` does it itself, a
-    /// login does with systemd's timers; with cron, only a catch-up run (by hand, or at boot).
-    public static func laterRun(_ id: String) -> String {
-        "a later run today still sends it: notif daemon's own, a login with systemd, or `notif deliver --catch-up \(id)`"
+    /// What still sends today's reminder once its waiter ended, on the scheduler holding it:
+    /// `notif daemon` starts a new waiter itself; systemd's service runs at the next login; cron
+    /// runs nothing more today. On any of them, a catch-up by hand sends it now.
+    public static func laterRun(_ id: String, on scheduler: SchedulerKind?) -> String {
+        let byHand = "`notif deliver --catch-up \(id)` sends it now"
+        switch scheduler {
+        case .embedded: return "notif daemon sends it again while it runs, or " + byHand
+        case .systemd: return "your next login sends it, or " + byHand
+        case .cron, nil: return byHand
+        }
     }
 
     enum Look {

@@ -1,4 +1,5 @@
 import CursesTerminal
+import LinuxGateway
 import SharedLogic
 import SettingsUI
 import Storage
@@ -17,6 +18,8 @@ enum OutsideChanges {
                 // Every apply holds this lock; its release (even a read-only one) means one finished.
                 case "apply.lock": meaning = .schedule
                 case "deliveries.jsonl", "delivered.json": meaning = change.written ? .deliveries : nil
+                // `notif daemon` started (it records its zone) or ended (its lock's release).
+                case StateFiles.daemonZoneFile, EmbeddedScheduler.daemonLockName: meaning = change.written ? .schedule : nil
                 // A waiter holds its lock open for writing: its end (a kill too) is a finished
                 // write there, and today's reminder may be owed now. Lock probes only read.
                 case let name where LocalReminders.all.contains { StateFiles.waitLock($0.id) == name }:
