@@ -55,7 +55,7 @@ import SettingsUI
     }
 
     @Test func repaintsReplaceEverythingWithoutLeftovers() {
-        Self.terminal.paint(SettingsRenderer.render(state { $0.screen = .help }))
+        Self.terminal.paint(SettingsRenderer.render(state { $0.screen = .help(scroll: 0) }))
         let canvas = SettingsRenderer.render(state())
         Self.terminal.paint(canvas)
         #expect(Self.terminal.screenText()[3] == canvas.text(ofRow: 3))
@@ -121,8 +121,7 @@ import SettingsUI
                      ServerItem(sentAt: "2026-11-29T17:00:00Z", title: "Launch 🚀 日本", body: "Go"),
                      ServerItem(sentAt: "2026-11-29T16:00:00Z", title: "Plain title", body: "Body")]
         let canvas = TextWidth.$columns.withValue(.system) { () -> Canvas in
-            var s = state { $0.preferences.mode = .account; $0.screen = .history }
-            s.history = .server(items, note: nil)
+            let s = state { $0.preferences.mode = .account; $0.screen = .history(HistoryView(content: .server(items, note: nil))) }
             return SettingsRenderer.render(s)
         }
         Self.terminal.paint(canvas)

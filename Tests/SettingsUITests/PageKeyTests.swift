@@ -172,7 +172,7 @@ import SharedLogic
         for close in [Key.escape, .char("q"), .char("?")] {
             var s = Script(preferences: .with { _ in })
             s.press(.char("?"))
-            #expect(s.state.screen == .help)
+            #expect(s.state.screen == .help(scroll: 0))
             s.press(close)
             #expect(s.state.screen == .page)
         }
@@ -185,7 +185,7 @@ import SharedLogic
         assertSnapshot(s.canvas, named: "help")
         var small = Script(preferences: .with { _ in })
         small.press(.char("?"), .down, .down, .down)
-        #expect(small.state.helpScroll == 3)
+        #expect(small.state.screen == .help(scroll: 3))
         #expect(small.canvas.text != Script(preferences: .with { _ in }).canvas.text)
         // Help that does not fit says where the view is and that there is more.
         #expect(!text.contains("more below") && !text.contains("more above"), "the help fits at 80x70")
@@ -294,12 +294,12 @@ import SharedLogic
         case (.page, .test):
             return expect([.sendTest], "a test is sent and the page says so") { $0.notice?.text.contains("test notification") == true }
         case (.page, .history):
-            return expect([.loadHistory], "the history screen opens, loading") { $0.screen == .history && $0.history == .loading }
+            return expect([.loadHistory], "the history screen opens, loading") { $0.screen == .history(HistoryView(content: .loading)) }
         case (.page, .retry):
             state.error = "Not scheduled: x"
             return expect([.apply(choosing: false)], "the apply is retried") { $0.retrying && $0.error == "Not scheduled: x" }
         case (.page, .help):
-            return expect("the help screen opens at its top") { $0.screen == .help && $0.helpScroll == 0 }
+            return expect("the help screen opens at its top") { $0.screen == .help(scroll: 0) }
         case (.problem, .edit):
             state.settingsProblem = "settings.json line 1, column 2: x — y"
             let before = state
@@ -314,13 +314,13 @@ import SharedLogic
             return expect("the reset is asked about, Cancel focused") { $0.dialog == .resetSettings(focus: .cancel) }
         case (.problem, .help):
             state.settingsProblem = "settings.json line 1, column 2: x — y"
-            return expect("the help screen opens at its top") { $0.screen == .help && $0.settingsProblem != nil }
+            return expect("the help screen opens at its top") { $0.screen == .help(scroll: 0) && $0.settingsProblem != nil }
         case (.page, .quit), (.dialog, .quit), (.list, .quit), (.screen, .quit), (.wizard, .quit), (.problem, .quit):
             if context == .problem { state.settingsProblem = "settings.json line 1, column 2: x — y" }
             if context == .dialog { state.dialog = .permission(focus: .allow, reason: .requested) }
             if context == .list { state.dialog = .soundList(selected: .default) }
-            if context == .screen { state.screen = .help }
-            if context == .wizard { state.screen = .onboarding(.welcome) }
+            if context == .screen { state.screen = .help(scroll: 0) }
+            if context == .wizard { state.screen = .onboarding(.welcome, focus: .next) }
             let before = state
             return expect([.quit], "quits and changes nothing") { $0 == before }
         case (.dialog, .previous), (.dialog, .next):
@@ -356,14 +356,13 @@ import SharedLogic
             state.dialog = .soundList(selected: .bell)
             return expect("the list closes, the sound unchanged") { $0.dialog == nil && $0.preferences.sound == .default }
         case (.screen, .previous):
-            state.screen = .help
-            state.helpScroll = 2
-            return expect("help scrolls up one line") { $0.helpScroll == 1 && $0.screen == .help }
+            state.screen = .help(scroll: 2)
+            return expect("help scrolls up one line") { $0.screen == .help(scroll: 1) }
         case (.screen, .next):
-            state.screen = .help
-            return expect("help scrolls down one line") { $0.helpScroll == 1 && $0.screen == .help }
+            state.screen = .help(scroll: 0)
+            return expect("help scrolls down one line") { $0.screen == .help(scroll: 1) }
         case (.screen, .close):
-            state.screen = .help
+            state.screen = .help(scroll: 0)
             return expect("back to the page") { $0.screen == .page }
         case (.confirm, .previous), (.confirm, .next):
             state.unsaved = [.toggle(.promotions, true)]
@@ -378,26 +377,25 @@ import SharedLogic
             state.dialog = .quitUnsaved(focus: .saveAgain)
             return expect("back to the page, the change kept") { $0.dialog == nil && $0.unsaved == [.toggle(.promotions, true)] }
         case (.screen, .activate):
-            state.screen = .history
-            state.history = .records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00", day: CivilDate(year: 2026, month: 11, day: 30),
-                                                     reminder: "tips-and-updates", kind: .scheduled, outcome: .delivered, detail: "shown")])
+            state.screen = .history(HistoryView(content: .records([DeliveryRecord(time: "2026-11-30T09:00:01+01:00",
+                day: CivilDate(year: 2026, month: 11, day: 30), reminder: "tips-and-updates", kind: .scheduled, outcome: .delivered, detail: "shown")])))
             return expect("the highlighted entry opens whole") { $0.dialog == .historyEntry(0) }
         case (_, .quitNow), (_, .suspend):
             // Ctrl-C and Ctrl-Z act from anywhere, whatever is open, and change nothing else.
             if context == .dialog { state.dialog = .permission(focus: .allow, reason: .requested) }
             if context == .confirm { state.unsaved = [.toggle(.promotions, true)]; state.dialog = .quitUnsaved(focus: .saveAgain) }
             if context == .list { state.dialog = .soundList(selected: .default) }
-            if context == .screen { state.screen = .help }
-            if context == .wizard { state.screen = .onboarding(.welcome) }
+            if context == .screen { state.screen = .help(scroll: 0) }
+            if context == .wizard { state.screen = .onboarding(.welcome, focus: .next) }
             if context == .problem { state.settingsProblem = "settings.json line 1, column 2: x — y" }
             let before = state
             return expect([command == .quitNow ? .quit : .suspend], command == .quitNow ? "quits at once" : "suspends") { $0 == before }
         case (.wizard, .previous), (.wizard, .next):
-            state.screen = .onboarding(.guestReminders)
+            state.screen = .onboarding(.guestReminders, focus: .next)
             state.wizardFocus = .turnOn
             return expect("the other button is focused") { $0.wizardFocus == .notNow }
         case (.wizard, .activate):
-            state.screen = .onboarding(.guestReminders)
+            state.screen = .onboarding(.guestReminders, focus: .next)
             state.wizardFocus = .turnOn
             state.preferences.onboardingCompleted = false
             return expect([.commit([.toggle(.tipsAndUpdates, true), .onboardingCompleted])],

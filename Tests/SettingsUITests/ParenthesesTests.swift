@@ -83,11 +83,11 @@ import TestSupport
             }
             for step in [OnboardingStep.welcome, .guestReminders, .accountPermission] {
                 var state = AppState(preferences: NotificationPreferences(), status: .cronFiring, size: size, unicode: true)
-                state.screen = .onboarding(step)
+                state.screen = .onboarding(step, focus: .next)
                 states.append(state)
             }
             var help = AppState(preferences: .with { _ in }, status: .cronFiring, size: size, unicode: true)
-            help.screen = .help
+            help.screen = .help(scroll: 0)
             states.append(help)
         }
         for state in states {

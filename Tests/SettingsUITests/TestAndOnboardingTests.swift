@@ -54,7 +54,7 @@ import TestSupport
         var s = Script(AppState.start(preferences: p, status: .cronFiring, size: TerminalSize(width: 80, height: 24),
                                       unicode: true, onboarding: true))
         s.press(.enter)
-        #expect(s.state.screen == .onboarding(.guestReminders))
+        #expect(s.state.onboardingStep == .guestReminders)
         #expect(s.state.wizardButtons == [.next] && s.state.wizardFocus == .next)
         #expect(s.screen.contains("Tips & Updates is on: a daily reminder at 09:00"), "\(s.screen)")
         #expect(!s.screen.contains("Turn on Tips & Updates"), "\(s.screen)")

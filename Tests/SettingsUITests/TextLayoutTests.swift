@@ -92,7 +92,7 @@ import SharedLogic
         s.press(.down)
         #expect(s.state.dialog == .historyEntry(1) && s.screen.contains("Deployed"))
         s.press(.escape)
-        #expect(s.state.dialog == nil && s.state.screen == .history && s.state.historySelection == 1)
+        #expect(s.state.dialog == nil && s.state.historyView?.selection == 1)
         // A click on a row opens it too.
         let row = s.canvas.row(containing: "Plain title")!
         s.send(.click(row: row, column: 10))

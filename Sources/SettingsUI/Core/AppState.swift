@@ -1,11 +1,33 @@
 import SharedLogic
 
-/// Which full screen is showing.
+/// Which full screen is showing, with the state that is its own.
 public enum Screen: Equatable, Sendable {
     case page
-    case help
-    case history
-    case onboarding(OnboardingStep)
+    /// The key table, scrolled down by `scroll` lines.
+    case help(scroll: Int)
+    case history(HistoryView)
+    /// A wizard page and its focused button.
+    case onboarding(OnboardingStep, focus: Button)
+}
+
+/// The History screen's own state: what it lists, and the highlighted entry (Enter shows it whole).
+public struct HistoryView: Equatable, Sendable {
+    public var content: HistoryContent
+    public var selection: Int
+
+    public init(content: HistoryContent = .loading, selection: Int = 0) {
+        self.content = content
+        self.selection = selection
+    }
+
+    /// How many entries it lists.
+    public var count: Int {
+        switch content {
+        case .records(let records): return records.count
+        case .server(let items, _): return items.count
+        case .loading, .failed: return 0
+        }
+    }
 }
 
 /// The onboarding wizard's pages.
@@ -86,8 +108,6 @@ public struct AppState: Equatable, Sendable {
     public var screen: Screen = .page
     public var dialog: Dialog?
     public var focus: PageRow = .toggle(.pushNotifications)
-    /// The focused button on a wizard page.
-    public var wizardFocus: Button = .next
     public var status: SchedulerStatus
     /// A passing message (`Test notification accepted by …`), or a warning about the last action.
     public var notice: Notice?
@@ -124,11 +144,6 @@ public struct AppState: Equatable, Sendable {
     public var failedSaveAgain = 0
     /// `t` was pressed while a save (the permission, say) was on its way: sent once it is done.
     public var testWaiting = false
-    public var history: HistoryContent = .loading
-    /// The highlighted entry of the History screen (Enter shows it whole).
-    public var historySelection = 0
-    public var historyScroll = 0
-    public var helpScroll = 0
     public var size: TerminalSize
     /// Draw Unicode arrows and box lines (false: ASCII only).
     public var unicode: Bool
@@ -148,11 +163,29 @@ public struct AppState: Equatable, Sendable {
     public static func start(preferences: NotificationPreferences, status: SchedulerStatus, size: TerminalSize,
                              unicode: Bool, onboarding: Bool, exitAfterOnboarding: Bool = false) -> AppState {
         var state = AppState(preferences: preferences, status: status, size: size, unicode: unicode)
-        if onboarding {
-            state.screen = .onboarding(.welcome)
-            state.wizardFocus = .next
-        }
+        if onboarding { state.screen = .onboarding(.welcome, focus: .next) }
         state.exitAfterOnboarding = exitAfterOnboarding
         return state
     }
+
+    /// The wizard page showing, if one is.
+    public var onboardingStep: OnboardingStep? {
+        if case .onboarding(let step, _) = screen { return step }
+        return nil
+    }
+
+    /// The focused button of the wizard page showing (`.next` when none shows).
+    public var wizardFocus: Button {
+        get { if case .onboarding(_, let focus) = screen { return focus } else { return .next } }
+        set { if case .onboarding(let step, _) = screen { screen = .onboarding(step, focus: newValue) } }
+    }
+
+    /// The History screen's state while it shows.
+    public var historyView: HistoryView? {
+        if case .history(let view) = screen { return view }
+        return nil
+    }
+
+    /// How many entries the History screen lists (none while it does not show).
+    public var historyCount: Int { historyView?.count ?? 0 }
 }

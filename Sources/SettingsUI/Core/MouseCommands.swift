@@ -33,8 +33,9 @@ extension AppState {
             guard case .schedulerList = dialog else { return }
             chooseScheduler(choice, effects: &effects)
         case .historyRow(let index):
-            guard dialog == nil, screen == .history else { return }
-            historySelection = index
+            guard dialog == nil, var view = historyView else { return }
+            view.selection = index
+            screen = .history(view)
             dialog = .historyEntry(index)
         }
     }

@@ -4,12 +4,12 @@ import SharedLogic
 extension AppState {
     /// The buttons a wizard page offers, left to right.
     public var wizardButtons: [Button] {
-        switch screen {
-        case .onboarding(.welcome): return [.next]
+        switch onboardingStep {
+        case .welcome: return [.next]
         // Already on (set before, with `notif set`): nothing to offer, only to go on.
-        case .onboarding(.guestReminders): return preferences[.tipsAndUpdates] ? [.next] : [.turnOn, .notNow]
-        case .onboarding(.accountPermission): return [.next]
-        default: return []
+        case .guestReminders: return preferences[.tipsAndUpdates] ? [.next] : [.turnOn, .notNow]
+        case .accountPermission: return [.next]
+        case nil: return []
         }
     }
 
@@ -26,20 +26,19 @@ extension AppState {
     }
 
     mutating func press(_ button: Button, effects: inout [Effect]) {
-        switch screen {
-        case .onboarding(.welcome):
+        switch onboardingStep {
+        case .welcome:
             if preferences.mode == .account {
-                screen = .onboarding(.accountPermission)
-                wizardFocus = .next
+                screen = .onboarding(.accountPermission, focus: .next)
                 // A permission already decided is never asked again: the page says what it is.
                 if preferences.permission == .notDetermined {
                     dialog = .permission(focus: .allow, reason: .onboarding)
                 }
             } else {
-                screen = .onboarding(.guestReminders)
+                screen = .onboarding(.guestReminders, focus: .next)
                 wizardFocus = wizardButtons.first ?? .next
             }
-        case .onboarding(.guestReminders):
+        case .guestReminders:
             if button == .turnOn && !preferences[OnboardingOffer.toggle] {
                 // Turning it on follows the Guest prompt rules; after the prompt the wizard page
                 // says what came of it and Continue finishes.
@@ -48,9 +47,9 @@ extension AppState {
             } else {
                 finishOnboarding(effects: &effects)
             }
-        case .onboarding(.accountPermission):
+        case .accountPermission:
             finishOnboarding(effects: &effects)
-        default:
+        case nil:
             break
         }
     }

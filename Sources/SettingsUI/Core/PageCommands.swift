@@ -14,15 +14,10 @@ extension AppState {
         case .scheduler: openSchedulerList(effects: &effects)
         case .test: test(effects: &effects)
         case .history:
-            screen = .history
-            history = .loading
-            historyScroll = 0
-            historySelection = 0
+            screen = .history(HistoryView())
             effects.append(.loadHistory)
         case .retry: retry(effects: &effects)
-        case .help:
-            screen = .help
-            helpScroll = 0
+        case .help: screen = .help(scroll: 0)
         case .quit, .close: requestQuit(effects: &effects)
         default: break
         }
@@ -36,9 +31,7 @@ extension AppState {
             notice = Notice("Reading settings.json again…")
             effects.append(.reloadPreferences)
         case .resetSettings: dialog = .resetSettings(focus: .cancel)
-        case .help:
-            screen = .help
-            helpScroll = 0
+        case .help: screen = .help(scroll: 0)
         case .quit, .close: requestQuit(effects: &effects)
         default: break
         }
@@ -186,7 +179,10 @@ extension AppState {
         case .previous, .next:
             let moved = min(max(0, index + (command == .previous ? -1 : 1)), max(0, historyCount - 1))
             dialog = .historyEntry(moved)
-            historySelection = moved
+            if var view = historyView {
+                view.selection = moved
+                screen = .history(view)
+            }
         case .activate, .close: dialog = nil
         default: break
         }
@@ -194,26 +190,19 @@ extension AppState {
 
     // MARK: Help and History
 
-    /// How many entries the History screen lists.
-    public var historyCount: Int {
-        switch history {
-        case .records(let records): return records.count
-        case .server(let items, _): return items.count
-        case .loading, .failed: return 0
-        }
-    }
-
     mutating func screenCommand(_ command: Command, effects: inout [Effect]) {
         switch command {
         case .previous, .next:
             let step = command == .previous ? -1 : 1
-            if screen == .help {
-                helpScroll = max(0, helpScroll + step)
-            } else {
-                historySelection = min(max(0, historySelection + step), max(0, historyCount - 1))
+            switch screen {
+            case .help(let scroll): screen = .help(scroll: max(0, scroll + step))
+            case .history(var view):
+                view.selection = min(max(0, view.selection + step), max(0, view.count - 1))
+                screen = .history(view)
+            default: break
             }
         case .activate:
-            if screen == .history && historyCount > 0 { dialog = .historyEntry(historySelection) }
+            if let view = historyView, view.count > 0 { dialog = .historyEntry(view.selection) }
         case .close: screen = .page
         case .quit: requestQuit(effects: &effects)
         default: break

@@ -45,9 +45,12 @@ public enum SettingsApp {
         case .testFinished(let succeeded, let message):
             next.notice = Notice(message, warning: !succeeded)
         case .historyLoaded(let content):
-            next.history = content
-            next.historySelection = min(next.historySelection, max(0, next.historyCount - 1))
-            if case .historyEntry(let index)? = next.dialog, index >= next.historyCount { next.dialog = nil }
+            // Only the History screen lists it: loaded after it closed, it is dropped.
+            guard var view = next.historyView else { break }
+            view.content = content
+            view.selection = min(view.selection, max(0, view.count - 1))
+            next.screen = .history(view)
+            if case .historyEntry(let index)? = next.dialog, index >= view.count { next.dialog = nil }
         case .preferencesReloaded(let preferences, let notice):
             if let notice {
                 next.settingsNotices.append(notice)
@@ -84,7 +87,7 @@ public enum SettingsApp {
             case .deliveries:
                 // The next reminder moves on once today's has fired; a History screen shows the new entry.
                 next.requestScheduling(.refresh, effects: &effects)
-                if next.screen == .history { effects.append(.loadHistory) }
+                if next.historyView != nil { effects.append(.loadHistory) }
             }
         }
         next.keepFocusEnabled()

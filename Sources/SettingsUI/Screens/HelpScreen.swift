@@ -6,7 +6,8 @@ enum HelpScreen {
         Chrome.title("Keys", right: "notif help", state: state, on: &canvas)
         let lines = layout(width: canvas.width - 2, unicode: state.unicode)
         let visible = canvas.height - 4
-        let start = min(state.helpScroll, max(0, lines.count - visible))
+        let scroll = if case .help(let scroll) = state.screen { scroll } else { 0 }
+        let start = min(scroll, max(0, lines.count - visible))
         for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
             canvas.put(" " + line.text, row: 2 + i, column: 0, role: line.heading ? .title : .normal)
         }

@@ -37,7 +37,7 @@ enum HistoryEntryView {
 
     /// The entry's fields, one a paragraph.
     static func text(_ state: AppState, index: Int) -> [String] {
-        switch state.history {
+        switch state.historyView?.content {
         case .records(let records) where records.indices.contains(index):
             let record = records[index]
             let what = record.kind == .test ? "Test notification" : "Reminder: \(HistoryScreen.title(of: record)) (\(record.reminder))"

@@ -6,7 +6,7 @@ enum HistoryScreen {
     static func draw(_ state: AppState, on canvas: inout Canvas) {
         Chrome.title("History", right: "newest first", state: state, on: &canvas)
         var row = 2
-        switch state.history {
+        switch state.historyView?.content ?? .loading {
         case .loading:
             canvas.put(" Loading…", row: 2, column: 0, role: .dim)
         case .failed(let message):
@@ -33,7 +33,7 @@ enum HistoryScreen {
     static func drawRows(_ rows: [[String]], roles: [Role], from top: Int, state: AppState, on canvas: inout Canvas) {
         let visible = max(0, canvas.height - 2 - top)
         guard visible > 0, !rows.isEmpty else { return }
-        let selection = min(state.historySelection, rows.count - 1)
+        let selection = min(state.historyView?.selection ?? 0, rows.count - 1)
         let first = max(0, selection - visible + 1)
         // Column widths from what is shown, so every row lines up (wide characters counted as the terminal does).
         let widths = columnWidths(rows, total: canvas.width - 4)

@@ -23,7 +23,7 @@ enum TooSmallScreen {
 /// The onboarding wizard's pages.
 enum OnboardingScreen {
     static func draw(_ state: AppState, on canvas: inout Canvas) {
-        guard case .onboarding(let step) = state.screen else { return }
+        guard let step = state.onboardingStep else { return }
         Chrome.title("Welcome to notif", right: "setup", state: state, on: &canvas)
         // The permission prompt stands alone: the page's text and buttons behind it would
         // be a second question, and its outcome is said once the prompt is answered.
