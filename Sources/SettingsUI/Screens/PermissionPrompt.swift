@@ -17,19 +17,9 @@ public enum PermissionPrompt {
     static func draw(_ state: AppState, focus: Button, on canvas: inout Canvas) {
         let width = min(canvas.width - 4, 60)
         let inner = width - 4
-        let lines = TextWidth.wrap(message(state), width: inner)
-        let hint = "You can change this later with p."
-        let height = lines.count + 6
-        let top = max(1, (canvas.height - height) / 2)
-        let left = (canvas.width - width) / 2
-        Chrome.box(top: top, left: left, width: width, height: height, title: title, state: state, on: &canvas)
-        for (i, line) in lines.enumerated() {
-            canvas.put(line, row: top + 2 + i, column: left + 2, role: .dialog)
-        }
-        canvas.put(TextWidth.truncate(hint, to: inner), row: top + 2 + lines.count, column: left + 2, role: .dialog)
-        Chrome.buttons([.allow, .deny], focus: focus, row: top + height - 2, left: left + 1, width: width - 2, on: &canvas)
-        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
-        Chrome.keyBar(state, context: .dialog, on: &canvas)
+        let lines = TextWidth.wrap(message(state), width: inner) + [TextWidth.truncate("You can change this later with p.", to: inner)]
+        Chrome.question(title, lines: lines, buttons: [.allow, .deny], focus: focus, width: width,
+                        context: .dialog, state: state, on: &canvas)
     }
 }
 

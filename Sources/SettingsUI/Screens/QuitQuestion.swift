@@ -18,15 +18,7 @@ enum QuitQuestion {
             lines += TextWidth.wrap(paragraph, width: inner, maxRows: max(1, maxText - lines.count), unicode: state.unicode)
             if lines.count >= maxText { break }
         }
-        let height = lines.count + 5
-        let top = max(1, (canvas.height - height) / 2)
-        let left = (canvas.width - width) / 2
-        Chrome.box(top: top, left: left, width: width, height: height, title: title, state: state, on: &canvas)
-        for (i, line) in lines.enumerated() {
-            canvas.put(line, row: top + 2 + i, column: left + 2, role: .dialog)
-        }
-        Chrome.buttons([.saveAgain, .quitAnyway], focus: focus, row: top + height - 2, left: left + 1, width: width - 2, on: &canvas)
-        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
-        Chrome.keyBar(state, context: .confirm, on: &canvas)
+        Chrome.question(title, lines: lines, buttons: [.saveAgain, .quitAnyway], focus: focus, width: width,
+                        context: .confirm, state: state, on: &canvas)
     }
 }

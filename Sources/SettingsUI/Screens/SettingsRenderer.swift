@@ -70,6 +70,21 @@ enum Chrome {
         }
     }
 
+    /// A question in a centred box: its lines, then its buttons, over the key bar of `context`.
+    static func question(_ title: String, lines: [String], buttons: [Button], focus: Button, width: Int,
+                         context: KeyContext, state: AppState, on canvas: inout Canvas) {
+        let height = lines.count + 5
+        let top = max(1, (canvas.height - height) / 2)
+        let left = (canvas.width - width) / 2
+        box(top: top, left: left, width: width, height: height, title: title, state: state, on: &canvas)
+        for (i, line) in lines.enumerated() {
+            canvas.put(line, row: top + 2 + i, column: left + 2, role: .dialog)
+        }
+        self.buttons(buttons, focus: focus, row: top + height - 2, left: left + 1, width: width - 2, on: &canvas)
+        canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
+        keyBar(state, context: context, on: &canvas)
+    }
+
     /// Buttons centred on `row` within [left, left+width); the focused one is bracketed so it
     /// shows without colour. Adds their hotspots.
     static func buttons(_ buttons: [Button], focus: Button, row: Int, left: Int, width: Int, on canvas: inout Canvas) {
