@@ -21,7 +21,7 @@ import SharedLogic
         (cron([time(11, 30), time(12, 30)], wanted: "America/St_Johns"),
          "cron at 11:30 and 12:30 system time (Etc/UTC); the run that is 09:00 in America/St_Johns shows it"),
         (cron([time(11, 30), time(12, 30)], matches: false, wanted: "Etc/UTC"),
-         "cron at 11:30 and 12:30 system time (Etc/UTC), not 09:00 in Etc/UTC (`notif apply` fixes it)"),
+         "cron at 11:30 and 12:30 system time (Etc/UTC), not 09:00 in Etc/UTC; `notif apply` fixes it, or says what stops it"),
         (cron([nine], matches: false, earlier: true),
          "cron at 09:00 system time (Etc/UTC); an entry of an earlier notif, which `notif apply` replaces"),
         (cron([time(2, 0), time(3, 0)], "Europe/Berlin", hourly: true, wanted: "Asia/Shanghai"),

@@ -11,7 +11,7 @@ public enum StatusWords {
             return block == .preferenceOff || block == .masterSwitchOff ? "off (\(words))" : words
         case .noScheduler: return "no scheduler available"
         case .unreadable: return "not scheduled as far as notif can tell: the scheduler's entries could not be read"
-        case .notInstalled: return "not scheduled (`notif apply` installs it)"
+        case .notInstalled: return "not scheduled: `notif apply` installs it, or says what stops it"
         case .cannotWrite: return "not scheduled: notif cannot write its entry; the warnings say why"
         case .cannotFire(let why): return "cannot fire: " + cannotFire(why)
         case .neverShows: return "the entries do not run at the reminder's time (written for another zone, or edited); their next run rewrites them, or `notif apply` now"

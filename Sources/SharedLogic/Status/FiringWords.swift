@@ -14,7 +14,7 @@ public enum FiringWords {
             if firing.earlierNotif {
                 text += "; an entry of an earlier notif, \(replacedByApply)"
             } else if !matchesWanted {
-                text += ", not \(wanted.time) in \(wanted.zone) (`notif apply` fixes it)"
+                text += ", not \(wanted.time) in \(wanted.zone); `notif apply` fixes it, or says what stops it"
             } else if times.count == 1 {
                 text += times == [wanted.time] && wanted.zone == systemZone ? "" : ", \(wanted.time) in \(wanted.zone)"
             } else {
