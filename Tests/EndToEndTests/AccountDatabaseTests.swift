@@ -8,7 +8,7 @@ import Testing
 struct AccountDatabaseTests {
     static let path = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func aUserOnlyNSSKnowsIsNamedAndHasTheirHome() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

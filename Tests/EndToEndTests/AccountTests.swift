@@ -259,7 +259,7 @@ struct AccountSchedulingTests {
 /// Push on Linux: `notif daemon` polls the server and shows what is new, on a real desktop bus.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct AccountPushTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theDaemonShowsNewServerNotificationsOnceAndOnlyWhileAllowed() throws {
         let user = try TestUser.make("notif-tpush")
         let sandbox = Sandbox()

@@ -37,7 +37,7 @@ enum ClockJumpCheck {
 struct CronClockJumpTests {
     /// Debian's cron runs a fixed-time line skipped by a short forward jump right after it (the
     /// gaps and the zone swap); on the fall-back day it runs it at the first 09:00 only.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func cronWakesDeliverOnceAfterEachJump() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -85,7 +85,7 @@ struct CronClockJumpTests {
     /// Y1: a user whose zone's daylight time begins at 09:00 (`TZ` set), cron in another zone.
     /// Its lines hold both halves of the year (the daylight half's had none), and on the day
     /// the jump skips 09:00 the reminder comes at its first moment after, 10:00 daylight time.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aZoneWhoseDaylightTimeBeginsAtNineHasLinesForBothHalves() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -128,7 +128,7 @@ struct SystemdClockJumpTests {
     /// A live user manager in each zone (no `TZ`: it follows /etc/localtime). A gap leaves 09:00
     /// out of the day, which systemd skips: the timer's calendar for the gap's end fires; the
     /// zone swap starts the service through `OnTimezoneChange=`; 09:00 twice shows once.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func theUserManagerWakesDeliverOnceAfterEachJump() async throws {
         let display = try VirtualDisplay()
         let sandbox = Sandbox()
@@ -168,7 +168,7 @@ struct SystemdClockJumpTests {
 struct DaemonClockJumpTests {
     /// `notif daemon` in each zone (no `TZ`): it arms the first moment after a gap, wakes on the
     /// zone change it watches, and re-arms for tomorrow after the first 09:00.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func theDaemonWakesDeliverOnceAfterEachJump() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

@@ -46,7 +46,7 @@ import Testing
 
     /// Tab in an interactive bash in tmux: `notif se` becomes `notif set `, two Tabs after
     /// `notif set ` list the setting names, and after `notif set sound ` its values.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: bashCompletion), "needs bash-completion"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: bashCompletion), "needs bash-completion"), .hangGuard)
     func tabInARealBashCompletesCommandsAndSettings() throws {
         let sandbox = Sandbox()
         let prefix = try Self.install(sandbox)

@@ -21,7 +21,7 @@ struct CronBlockEnvironmentTests {
     ]
     static let belowLine = Array("* * * * * echo \"$SHELL $PATH\" > \"$HOME/below\"\n".utf8)
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theBlockRunsUnderItsOwnShellAndPathAndKeepsEveryByte() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -173,7 +173,7 @@ struct CronBytesPropertyTests {
 /// settings, and the reminder comes at 09:00 in the user's zone by the new line.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user and a cron daemon"))
 struct CronMendingTests {
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func aChangedSystemZoneIsMendedAtBootAndNineStillComes() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The real `notif daemon` process: one per user, stops cleanly on SIGTERM and SIGINT.
 @Suite struct DaemonProcessTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func runsOnceStopsCleanlyOnSignalsAndReleasesItsLock() throws {
         let sandbox = Sandbox()
         let env = ["NOTIF_SCHEDULER": "embedded"]
@@ -49,7 +49,7 @@ import TestSupport
 /// 08:59:50, shows the reminder at 09:00 through dunst on a private D-Bus, once.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct DaemonDeliveryTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theDaemonDeliversAtNineOnceUnderFaketime() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.publicCopy(in: sandbox)
@@ -92,7 +92,7 @@ struct DaemonDeliveryTests {
 struct ReleaseDaemonDeliveryTests {
     /// `notif daemon` (the release binary) in the user's zone: a wake at start before 09:00 that
     /// is no attempt and records nothing, then the reminder at 09:00, once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theDaemonRunsTheReleaseBinaryAtNine() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -131,7 +131,7 @@ struct ReleaseDaemonDeliveryTests {
     /// missed, so nothing shows and nothing is recorded (the daemon's own output says why), and
     /// the next reminder is tomorrow's 09:00. The same entry as if written the day before (its
     /// record in entry-since.json set back) is caught up at the next start and shows at once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func turnedOnAfterNineTheDaemonShowsNothingUntilTomorrow() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

@@ -57,7 +57,7 @@ struct DebianPackageTests {
     /// No lintian error or warning, and no override, on the binary packages and the source
     /// package; dependencies come from what the binary links; stripped, with its build id,
     /// whose debug symbols are in notif-dbgsym.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func thePackagesPassLintianAndCarryWhatTheBinaryLinks() throws {
         let sandbox = Sandbox()
         let changes = try DebianPackage.file("notif", "changes")
@@ -108,7 +108,7 @@ struct DebianPackageTests {
     /// Installed on a machine without notif: the program, its man page, desktop entry, icon,
     /// completions and docs in place, working for a fresh user; a purge leaves no file of it
     /// (the user's own files stay: a package never touches homes).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aFreshInstallWorksAndAPurgeLeavesNoFileOfIt() throws {
         let deb = try DebianPackage.file()
         let local = "/usr/local/bin/notif"
@@ -157,7 +157,7 @@ struct DebianPackageTests {
     /// reminder on in a user's crontab, to this one: the settings and the entries are kept byte
     /// for byte, status finds them in sync, the daily line run as cron runs it shows the reminder,
     /// and the files only 0.1.0 had (its lintian overrides) are gone.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func anUpgradeFrom010KeepsTheSettingsAndTheEntriesFiring() throws {
         let sandbox = Sandbox()
         chmod(sandbox.path, 0o755)   // apt's sandbox user reads the .deb

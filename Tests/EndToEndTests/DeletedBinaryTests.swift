@@ -57,7 +57,7 @@ struct DeletedBinaryTests {
     /// A running `notif daemon` whose program is removed (`apt-get remove`) delivers nothing
     /// more: started from a removed file with the reminder due, it delivers nothing and stops,
     /// saying why; started from its file, it stops at the next wake after the file is removed.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aDaemonWhoseProgramIsGoneDeliversNothingAndStops() throws {
         let user = try TestUser.make("notif-tr14-deldmn")
         defer { deleteUser(user) }

@@ -15,7 +15,7 @@ import TestSupport
     static let body = "Your daily tip: see what is new and get more out of the app."
     static let testTitle = "notif test notification"
 
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(10)), arguments: NotificationServer.chosen)
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .hangGuard, arguments: NotificationServer.chosen)
     func theReminderAndTheTestNotification(on server: NotificationServer) throws {
         var row = DesktopRow(server: server)
         try FileManager.default.createDirectory(atPath: DesktopRow.directory, withIntermediateDirectories: true)

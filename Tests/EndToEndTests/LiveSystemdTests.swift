@@ -65,7 +65,7 @@ struct LiveSystemdTests {
         func stamp(of timer: String) -> String { user.home + "/.local/share/systemd/timers/stamp-" + timer }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theTimerFiresAtNineLocalAndDunstShowsIt() async throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: 12)
@@ -118,7 +118,7 @@ struct LiveSystemdTests {
     /// The machine was off at 09:00 (the timer last ran yesterday): when the manager starts after
     /// 09:00 the same day, `Persistent=true` (and the login itself) runs the service at once and
     /// the reminder shows; another restart that day runs it again, and it shows nothing more.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aRunMissedTodayIsDeliveredOnceAfterARestart() throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: -300)   // 09:04 local now
@@ -153,7 +153,7 @@ struct LiveSystemdTests {
     /// writes when it first starts the timer is 14:00), neither then nor when the manager starts
     /// again that day (a login). The login runs the service itself; `deliver` then shows nothing
     /// (the entry came after today's 09:00).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func turnedOnAfterNineTheTimerWaitsForTomorrow() throws {
         let zone = try ShiftedZone(nineOClockIn: -5 * 3_600)   // about 14:00 local now
         let live = try Setup("notif-trlv-after", zone: zone.name)
@@ -196,7 +196,7 @@ struct LiveSystemdTests {
     /// The machine was off since the day before yesterday and starts today before 09:00:
     /// `Persistent=true` runs the service for yesterday's missed 09:00, which shows nothing and
     /// records nothing (today's reminder is not due yet), and the timer still fires at today's 09:00.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aRunMissedOnAnEarlierDayIsNotDelivered() throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: 20 * 60)   // about 08:40 local now
@@ -238,7 +238,7 @@ struct LiveSystemdTests {
 
     /// The manager runs in UTC, the user's zone is another: the reminder still comes at 09:00 in
     /// the user's zone, when the manager says it will, and status shows that moment.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theTimerFiresAtNineInTheUsersZoneWhenTheManagerRunsInUTC() async throws {
         let display = try VirtualDisplay()
         let live = try Setup("notif-trlv-xzone", zone: "Etc/UTC", display: display)
@@ -256,7 +256,7 @@ struct LiveSystemdTests {
     /// The manager was started with a `TZ` of its own (Asia/Tokyo), the system zone is another and
     /// notif runs without `TZ`: the manager reads a calendar without a zone in Tokyo, so the timer
     /// holds the Tokyo times that are 09:00 in the system zone. It fires then, status says so.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aManagerWithATZOfItsOwnFiresAtNineInTheSystemZone() async throws {
         let display = try VirtualDisplay()
         let zone = try ShiftedZone(nineOClockIn: 20)

@@ -9,7 +9,7 @@ struct OverrideChoiceEndToEndTests {
     /// scheduler, `NOTIF_SCHEDULER=embedded notif set scheduler cron` saves cron (and says it takes
     /// effect without the override), a plain `status` reads the entry where it is, and a plain
     /// `apply` moves it to cron.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aChoiceSavedUnderTheVariableTakesEffectOnThePlainRun() throws {
         let sandbox = Sandbox()
         let user = try TestUser.make("notif-trovch")

@@ -10,7 +10,7 @@ import TestSupport
 /// (`TZ`) puts 09:00 at the very moment it does.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user and a cron daemon"))
 struct RealCronFallBackTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theUsersNineInTheRepeatedHourIsDeliveredOnce() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

@@ -20,7 +20,7 @@ import TestSupport
         return env
     }
 
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user's real crontab"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user's real crontab"), .hangGuard)
     func turnOffOnTheBubbleTurnsTheReminderOffAndTakesItOutOfTheCrontab() throws {
         let user = try TestUser.make("notif-tr14-actions")
         defer { deleteUser(user) }
@@ -62,7 +62,7 @@ import TestSupport
 
     /// A systemd timer's service ends by killing what is left in its cgroup: the waiter lives
     /// on in a scope of its own, so the button still works after the service has finished.
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user and a user manager"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user and a user manager"), .hangGuard)
     func turnOffStillWorksAfterTheSystemdServiceThatShowedItHasEnded() throws {
         let user = try TestUser.make("notif-tr14-sdact")
         defer { deleteUser(user) }
@@ -95,7 +95,7 @@ import TestSupport
 
     /// dunst, the real notification service: the reminder comes with notif's icon (the SVG as
     /// installed), and its waiter leaves when dunst closes the notification.
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .hangGuard)
     func dunstShowsItWithNotifsIconAndTheWaiterLeavesWhenItCloses() throws {
         let user = try TestUser.make("notif-tr14-dunst")
         defer { deleteUser(user) }
@@ -123,7 +123,7 @@ import TestSupport
     /// A bubble with buttons does not expire on its own (expire_timeout 0): dunst, whose default
     /// timeout is 10 s, still shows it after 12 s and emits no NotificationClosed; the waiter takes
     /// it away when its life ends (shortened here with --wait-at-most, as tests do).
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .hangGuard)
     func theBubbleWithButtonsStaysUntilTheWaitersLifeEnds() throws {
         let user = try TestUser.make("notif-tr14-stay")
         defer { deleteUser(user) }
@@ -179,7 +179,7 @@ import TestSupport
             .appendingPathComponent("data/notif.svg").path
     }()
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func settingsOpensThePageInATerminalOrThroughTheDesktopEntryAndSaysWhenNeitherWorks() throws {
         // A display root serves: one nobody serves is not used (doc/security.md).
         let display = try XServer(nil)
@@ -224,7 +224,7 @@ import TestSupport
 
     /// dunst, mako and lxqt-notificationd keep a bubble shown after its button was pressed (no
     /// NotificationClosed): the waiter takes it away, so no button is left that does nothing.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aBubbleTheServiceKeepsAfterAButtonIsClosedByTheWaiter() throws {
         let sandbox = Sandbox()
         let service = try FakeNotificationService(config: ["invoke": "turn-off", "invoke_after": 0.2, "keep_after_invoke": true])
@@ -235,7 +235,7 @@ import TestSupport
         #expect(waitUntil(10) { Waiters.find(DetachedActionWaiterName.command, home: sandbox.path + "/home").isEmpty }, "the waiter stayed")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aServiceWithoutActionsGetsTheBubbleWithoutButtonsAndNoWaiter() throws {
         let sandbox = Sandbox()
         let service = try FakeNotificationService(config: ["capabilities": ["body", "icon-static"], "invoke": "turn-off"])
@@ -252,7 +252,7 @@ import TestSupport
         #expect(service.notifications().last?["actions"] as? [String] == [])
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theWaiterEndsWhenTheNotificationClosesOrAtItsLimit() throws {
         let sandbox = Sandbox()
         let home = sandbox.path + "/home"

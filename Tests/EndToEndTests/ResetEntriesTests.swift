@@ -85,7 +85,7 @@ struct ResetEntriesTests {
             + [autostart(user, zone), autostart(user, other(user))].filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func oneRunRemovesBothConfigurationsEntriesOnEverySchedulerAndKeepsTheUsersLines() throws {
         let user = try TestUser.make("notif-tr14-reset")
         defer { deleteUser(user) }
@@ -123,7 +123,7 @@ struct ResetEntriesTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func whatCannotBeRemovedIsNamedWithHowToRetryAndTheExitIsOne() throws {
         let user = try TestUser.make("notif-tr14-resetfail")
         defer { deleteUser(user) }
@@ -151,7 +151,7 @@ struct ResetEntriesTests {
     /// A crontab that cannot be run (not on PATH here) is never "nothing in the crontab": the
     /// reset says the block may still fire and how to remove it, exits 1, and the block is still
     /// there for the next run, which removes it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aCrontabThatCannotBeRunIsNotNothingFound() throws {
         let user = try TestUser.make("notif-tr14-resetnoct")
         defer { deleteUser(user) }
@@ -180,7 +180,7 @@ struct ResetEntriesTests {
     /// list, as with a notif from before the list): reset finds it through
     /// the daemon's environment. Without the daemon, nothing leads there, and the output's
     /// "Looked in" does not claim it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aRunningDaemonLeadsToItsSchedule() throws {
         let user = try TestUser.make("notif-tr14-resetd")
         defer { deleteUser(user) }
@@ -229,7 +229,7 @@ struct ResetEntriesTests {
 /// their files, enable links and stamps, and reloads the manager.
 @Suite(.enabled(if: isRoot, "needs root for throwaway users, a mount namespace and cgroups"))
 struct ResetEntriesLiveManagerTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func bothConfigurationsTimersLeaveTheRunningManager() throws {
         let live = try LiveSystemdTests.Setup("notif-tr14-resetlive", zone: "Europe/Berlin")
         let other = ["XDG_CONFIG_HOME": live.user.home + "/b config", "XDG_STATE_HOME": live.user.home + "/b state"]

@@ -30,7 +30,7 @@ struct ResetListTests {
         #expect(exists(entry(env)), "\(entry(env))")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func builtInEntriesOnlyTheListNamesAreRemovedAndNamedByTheirSettings() throws {
         let user = try TestUser.make("notif-tr14-list")
         defer { deleteUser(user) }
@@ -53,7 +53,7 @@ struct ResetListTests {
         #expect(again.status == 0 && again.stdout.hasPrefix("No entries of notif's were found.\n"), "\(again)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aCorruptLineIsNamedKeptAndStopsNothingElse() throws {
         let user = try TestUser.make("notif-tr14-listbad")
         defer { deleteUser(user) }
@@ -80,7 +80,7 @@ struct ResetListTests {
         #expect(try user.run([binary, "reset", "--entries"], zone).status == 1, "still named until the line is dealt with")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func anUnreadableListIsNamedAndTheRestIsStillReset() throws {
         let user = try TestUser.make("notif-tr14-listperm")
         defer { deleteUser(user) }
@@ -99,7 +99,7 @@ struct ResetListTests {
     }
 
     /// Applies of many configurations at once, each adding its line under the lock: none is lost.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func applyingManyConfigurationsAtOnceKeepsEveryLine() throws {
         let user = try TestUser.make("notif-tr14-listrace")
         defer { deleteUser(user) }

@@ -24,7 +24,7 @@ import TestSupport
     /// directories and a daemon lock B holds; `su` keeps euid 0, so root's reset took it for a
     /// daemon of root's and removed A's units and enable link. A daemon of the caller has the
     /// caller's real and effective uid and runs a notif program.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func rootsResetIsNotSteeredByAnotherUsersSetuidProcess() throws {
         let a = try TestUser.make("notif-trreset-su-a")
         let b = try TestUser.make("notif-trreset-su-b")
@@ -82,7 +82,7 @@ import TestSupport
     /// files notif never wrote there and run `systemctl --user disable` in B's directory. Now
     /// reset skips and names such places, reads only A's own unit files, deletes only A's own
     /// regular files, and removes an enable entry only when it is a link to notif's unit.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func resetFollowsNothingAnotherUserControlsAndDeletesNothingNotifDidNotWrite() throws {
         let a = try TestUser.make("notif-trreset-place-a")
         let b = try TestUser.make("notif-trreset-place-b")

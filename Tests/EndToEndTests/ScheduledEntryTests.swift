@@ -35,7 +35,7 @@ struct ScheduledEntryTests {
     /// mails nothing; the outcome is in the delivery log and `notif history`. With no session bus
     /// at all, the reminder waits; a desktop session that comes later (its bus recorded by a notif
     /// run inside it) gets it at once, recorded late, and a later run shows nothing more.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func scheduledRunsAreSilentWithAndWithoutANotificationServer() throws {
         let user = try TestUser.make("notif-tre-quiet")
         defer { deleteUser(user) }

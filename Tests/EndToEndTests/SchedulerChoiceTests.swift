@@ -32,7 +32,7 @@ struct SchedulerChoiceEndToEndTests {
     /// (the page opened and closed), then a plain `status`. A socket where a systemd user
     /// manager listens stands in for one that started since (a desktop login): what auto would
     /// pick on its own is then systemd, whether or not some cron daemon runs on this machine.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aPlainPageRunAfterTheOverrideLeavesTheCronBlockInPlace() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchrepro", sandbox)
@@ -67,7 +67,7 @@ struct SchedulerChoiceEndToEndTests {
         #expect(try user.crontab() == crontab)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func savingAChoiceMovesTheReminderAndSaysSoAndAnOverrideStaysAOneOff() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchsave", sandbox)
@@ -120,7 +120,7 @@ struct SchedulerChoiceEndToEndTests {
     /// `PATH=/empty notif --scheduler cron set tips-and-updates off` and its kin: no crontab
     /// program, one that fails, one that hangs. Each time the command exits 1 and says the
     /// reminder may still fire and how to stop it, and the crontab still holds the lines.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func offIsOnlyReportedWhenTheEntryIsGone() async throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchoff", sandbox)
@@ -172,7 +172,7 @@ struct SchedulerChoiceEndToEndTests {
     }
 
     /// `account login` cancels Guest reminders: when it cannot, it says so and exits 1.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aLoginThatCannotCancelTheGuestReminderSaysItMayStillFire() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchlogin", sandbox)
@@ -196,7 +196,7 @@ struct SchedulerChoiceEndToEndTests {
 
     /// The page: turning the reminder off with a failing crontab says it may still fire; the
     /// chooser (`s`) moves the reminder and the page says so.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func thePageSaysWhenAReminderMayStillFireAndItsChooserMovesTheReminder() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchpage", sandbox)
@@ -235,7 +235,7 @@ struct SchedulerChoiceEndToEndTests {
     /// cron daemon runs (one started here, so detection sees one). notif can neither read nor
     /// remove its lines, and the daemon still runs them: the reminder stays with cron, apply
     /// says why and how to fix it and exits 1, and no second entry appears elsewhere.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aMissingCrontabDoesNotMoveTheReminderOffARunningCron() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchnotab", sandbox)
@@ -268,7 +268,7 @@ struct SchedulerChoiceEndToEndTests {
     /// manager that starts while the page is open (a socket that answers, in the page's
     /// XDG_RUNTIME_DIR) shows as usable at the next `s`. With `NOTIF_SCHEDULER` the chooser says
     /// which scheduler this run uses and that it is a one-off, and that one's usability as measured.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theChooserLooksAgainWhenItOpensAndTellsTheOverride() throws {
         let sandbox = Sandbox()
         let (user, binary) = try userWithACronEntry("notif-trchlook", sandbox)

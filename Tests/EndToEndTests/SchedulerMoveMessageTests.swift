@@ -23,7 +23,7 @@ struct SchedulerMoveMessageTests {
         !output.contains("Moved") && !output.contains("Removed the reminder") && !output.contains("from now on")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func noCrontabThenAnOverrideSaysNothingMovedAndRealMovesAndRemovalsAreSaid() throws {
         let sandbox = Sandbox()
         let (user, binary) = try freshUser("notif-trmvnotab", sandbox)
@@ -62,7 +62,7 @@ struct SchedulerMoveMessageTests {
     /// The page: Push Notifications off and the chooser changed (nothing installed anywhere):
     /// no move is said. Then real moves are, and the line goes with the next change, made
     /// elsewhere (`notif set`) or on the page.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func thePageSaysAMoveOnlyWhenOneHappenedAndUntilTheNextChange() throws {
         let sandbox = Sandbox()
         let (user, binary) = try freshUser("notif-trmvpage", sandbox, settings: """

@@ -6,7 +6,7 @@ import TestSupport
 /// `systemctl --user` (no user manager here: it enables on the files) and the built-in schedule.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct RealSchedulerSwitchTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func cronEmbeddedSystemdCronLeavesExactlyOneEntryOnTheChosenOne() throws {
         let user = try TestUser.make("notif-tswitch")
         let sandbox = Sandbox()
@@ -43,7 +43,7 @@ struct RealSchedulerSwitchTests {
         #expect(try user.crontab() == mine)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theTimerNotifWritesPassesVerifyAndANoOpApplyTouchesNothing() throws {
         let user = try TestUser.make("notif-tsystemd")
         let sandbox = Sandbox()

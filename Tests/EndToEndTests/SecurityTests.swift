@@ -47,7 +47,7 @@ import TestSupport
 
     /// 1. Root with a user's HOME (sudo -E): refused before any file is touched, naming the owner.
     /// The user's links into root's files and a dangling link into root's directory stay harmless.
-    @Test(.enabled(if: isRoot), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot), .hangGuard)
     func rootWithAUsersHomeActsOnNothing() throws {
         let a = try TestUser.make("notif-trsec-a")
         defer { deleteUser(a) }
@@ -85,7 +85,7 @@ import TestSupport
     /// 1 and 4. The delivery log and state files are never followed as links: a log linked to the
     /// user's shell start-up file does not get text appended; a HOME that another user made
     /// (a carried HOME under /tmp that was gone and recreated) is refused by the user's entry.
-    @Test(.enabled(if: isRoot), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot), .hangGuard)
     func linksAndAForeignHomeAreNeverWrittenThrough() throws {
         let a = try TestUser.make("notif-trsec-b")
         let b = try TestUser.make("notif-trsec-c")
@@ -119,7 +119,7 @@ import TestSupport
 
     /// 2. A recorded session bus whose session has ended, bound again by another user: never
     /// used. The user's own bus at /run/user/UID/bus is tried before any recorded one.
-    @Test(.enabled(if: isRoot), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot), .hangGuard)
     func aStaleRecordedBusTakenByAnotherUserGetsNothing() throws {
         let a = try TestUser.make("notif-trsec-d")
         let b = try TestUser.make("notif-trsec-e")
@@ -165,7 +165,7 @@ import TestSupport
 
     /// 3. Escape sequences from files and servers never reach the terminal; JSON escapes C1
     /// controls and bidirectional overrides.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func escapeSequencesAreShownNotSent() throws {
         let sandbox = Sandbox()
         #expect(try sandbox.notif(["permission", "grant"]).status == 0)
@@ -189,7 +189,7 @@ import TestSupport
 extension SecurityTests {
     /// Found by a hostile-user trial: an auth token that is not printable ASCII (bytes that are
     /// not UTF-8 became U+FFFD and were sent changed) is refused before anything is sent.
-    @Test(.timeLimit(.minutes(5))) func aTokenThatIsNotPrintableASCIIIsRefused() throws {
+    @Test(.hangGuard) func aTokenThatIsNotPrintableASCIIIsRefused() throws {
         let sandbox = Sandbox()
         for token in ["caf\u{E9}", "ab\u{FFFD}c", "a\u{FF}b"] {
             let login = try sandbox.notif(["account", "login", "--server", "http://127.0.0.1:9"], input: token + "\n")

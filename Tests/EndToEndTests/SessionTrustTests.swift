@@ -42,7 +42,7 @@ import TestSupport
     /// Finding 1: root ran `notif deliver` with A's DBUS_SESSION_BUS_ADDRESS and DISPLAY (as `su`
     /// leaves them); the reminder went to A's bus, whose server pressed Settings, and root's terminal
     /// opened on A's X server. Root's session.env recorded both. Now root uses neither.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func rootsRunUsesNeitherAnotherUsersBusNorTheirDisplay() throws {
         let a = try TestUser.make("notif-trsess-root")
         defer { deleteUser(a) }
@@ -70,7 +70,7 @@ import TestSupport
     /// again with a bus of their own (another guid) and an X server on A's old display, and A's run
     /// delivered through B's bus and opened A's terminal on B's display. (b) A's own bus, but a TCP
     /// DISPLAY served by B. Now neither is used, the run says why, and nothing of it is recorded.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func anotherUsersBusOrDisplayInTheUsersEnvironmentIsNotUsed() throws {
         let a = try TestUser.make("notif-trsess-a")
         let b = try TestUser.make("notif-trsess-b")
@@ -130,7 +130,7 @@ import TestSupport
     /// Finding 4: the icon went by name (`notif`), so the notification server looked it up itself
     /// in XDG_DATA_DIRS and showed B's icon from B's directory (notif had skipped B's file). Now it
     /// is the absolute path of an icon that passes the trust rule, or none.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theIconIsATrustedFilesPathOrNone() throws {
         let a = try TestUser.make("notif-trsess-icon-a")
         let b = try TestUser.make("notif-trsess-icon-b")

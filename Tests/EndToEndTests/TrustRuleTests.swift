@@ -25,7 +25,7 @@ import TestSupport
     /// Finding 1: A ran notif from /tmp/x; once /tmp/x was gone, B made /tmp/x/notif a script of
     /// theirs, and cron ran it as A every day. Now no entry names a program, or carries a place,
     /// that another user could replace; the build folder and the user's own copy pass.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func nothingIsScheduledForAProgramOrAPlaceAnotherUserCouldReplace() throws {
         let a = try TestUser.make("notif-trtrust-a")
         let b = try TestUser.make("notif-trtrust-b")
@@ -101,7 +101,7 @@ import TestSupport
 
     /// Finding 1, the other half: an entry an earlier build wrote for /tmp/x/notif, or carrying a
     /// HOME under /tmp, does nothing when it runs, and says why where that is safe to write.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aScheduledRunWhoseProgramOrPlacesNoLongerPassDoesNothingAndSaysWhy() throws {
         let a = try TestUser.make("notif-trtrust-run")
         defer { deleteUser(a) }
@@ -153,7 +153,7 @@ import TestSupport
     /// Finding 2: with A's notif in a shared directory, B wrote `share/applications/notif.desktop`
     /// (and an icon) beside it; A's reminder showed B's icon, and Settings ran B's command as A
     /// through `gio launch`. Now both come only from places that pass the rule.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theSettingsButtonRunsNoDesktopEntryAndShowsNoIconAnotherUserWrote() throws {
         let a = try TestUser.make("notif-trtrust-entry-a")
         let b = try TestUser.make("notif-trtrust-entry-b")
@@ -203,7 +203,7 @@ import TestSupport
     /// Finding 5: session.env held `DISPLAY=:577` from an earlier session; B started an X server
     /// on :577, and Settings opened A's terminal on B's display. Now a recorded display is used
     /// only when A (or root) serves it, and one over the network never.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aRecordedDisplayAnotherUserServesIsNeverUsed() throws {
         let a = try TestUser.make("notif-trtrust-disp-a")
         let b = try TestUser.make("notif-trtrust-disp-b")
@@ -239,7 +239,7 @@ import TestSupport
 
     /// Finding 6: SIGKILL during `notif set` left `.settings.json.tmp-PID-RANDOM` files that
     /// nothing removed. The next write removes the user's own stale ones (their process is gone).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func tempFilesAKilledWriterLeftGoWithTheNextWrite() throws {
         let a = try TestUser.make("notif-trtrust-temp-a")
         let b = try TestUser.make("notif-trtrust-temp-b")

@@ -20,7 +20,7 @@ extension ReminderActionsTests {
         return history.stdout.split(separator: "\n").first { $0.contains("skipped (button)") }.map(String.init) ?? ""
     }
 
-    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: isRoot, "needs root for a throwaway user"), .hangGuard)
     func theWaiterEndsWhenDunstIsKilledAndTheBusStays() throws {
         let user = try TestUser.make("notif-tr14-gone")
         defer { deleteUser(user) }
@@ -47,7 +47,7 @@ extension ReminderActionsTests {
         withExtendedLifetime((display, session)) {}
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theWaiterEndsWhenAnotherServiceTakesTheNameOver() throws {
         let sandbox = Sandbox()
         let first = try FakeNotificationService(config: ["allow_replacement": true])
@@ -67,7 +67,7 @@ extension ReminderActionsTests {
     }
 
     /// The race: the service leaves right after answering `Notify`, before the waiter could ask anything else.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theWaiterEndsWhenTheServiceLeavesRightAfterShowingIt() throws {
         let sandbox = Sandbox()
         // The leaving service joins a bus that stays (a service of a session of its own would take the bus with it).
@@ -84,7 +84,7 @@ extension ReminderActionsTests {
         withExtendedLifetime((base, leaving)) {}
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theWaiterEndsWhenTheBusConnectionEnds() throws {
         let sandbox = Sandbox()
         let service = try FakeNotificationService(config: [:])

@@ -53,7 +53,7 @@ final class BareBus {
 struct WaitingDeliveryTests {
     /// Real cron (in a namespace of its own) at the user's 09:00; no notification service on the
     /// user's bus then, one started seconds later.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func cronShowsItOnceWhenTheServiceComesSecondsAfterNine() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -94,7 +94,7 @@ struct WaitingDeliveryTests {
 
     /// The live systemd user manager's timer at 09:00; the service ends at once, its waiter (in a
     /// scope of its own) waits on; the notification service comes seconds later.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func systemdShowsItOnceWhenTheServiceComesSecondsAfterNine() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -139,7 +139,7 @@ struct WaitingDeliveryTests {
     /// `notif daemon` at 09:00, a built-in entry; meanwhile more runs for the same day (a
     /// `deliver`, a `deliver --catch-up`, as a cron line and its `@reboot` line would run, all at
     /// once): one waits, the others do nothing; the service comes: shown once.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func theDaemonAndOtherRunsOfTheDayShowItOnceWhenTheServiceComes() async throws {
         let (sandbox, binary, bus, at, env, daemon) = try daemonBeforeNine(lead: 20)
         // The other runs start with it at 09:00.
@@ -163,7 +163,7 @@ struct WaitingDeliveryTests {
     /// then the next one killed (SIGKILL: nothing is recorded). The daemon sends a new waiter
     /// each time, and when the service comes the reminder is shown once. (Ten minutes: in a full
     /// run, other tests can keep this one's polls from running for minutes.)
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func theDaemonSendsANewWaiterWhenOneIsKilled() async throws {
         let (sandbox, binary, bus, at, env, daemon) = try daemonBeforeNine(lead: 15)
         let log = { DeliveryLine.all(of: sandbox) }
@@ -230,7 +230,7 @@ struct WaitingDeliveryTests {
     /// A service that answers `Notify` only after 7 s (past notif's 5 s): the call timed out,
     /// but the service takes it. The waiter awaits that answer and never sends another: one
     /// notification, recorded delivered once (REPORT-26 B1: a new one went every 7 s all day).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aSlowServiceGetsTheReminderOnce() async throws {
         let (sandbox, binary, bus, env) = try dueNow()
         let service = try FakeNotificationService(config: ["notify_delay": 7, "close_after": 60], bus: bus.address)
@@ -248,7 +248,7 @@ struct WaitingDeliveryTests {
 
     /// Its waiter killed with no scheduler run to follow (cron's case): `status` says today's is
     /// due and not sent, and what sends it, before tomorrow's time (REPORT-26 B6).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func statusSaysTodaysIsOwedWhenItsWaiterIsGone() async throws {
         let (sandbox, binary, bus, env) = try dueNow()
         let run = try EndToEndTests.run([binary, "deliver", "tips-and-updates"], environment: sandbox.environment(env))
@@ -271,7 +271,7 @@ struct WaitingDeliveryTests {
     /// At a login after 09:00 the live manager starts, `Persistent=true` runs the missed run at
     /// once, before the desktop's notification server is up (dunst comes a moment later, started
     /// by the session, not by D-Bus activation: the manager has no display). Shown once, late.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aLoginAfterNineWithTheServerAMomentLaterShowsItOnceRecordedLate() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -313,7 +313,7 @@ struct WaitingDeliveryTests {
 
     /// The timer ran at 09:00 with no notification server; a logout ended its waiter; at the
     /// next login that day (the timer's stamp says it ran) the reminder still comes, once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aWaiterEndedByALogoutIsFollowedByTheNextLoginThatDay() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -343,7 +343,7 @@ struct WaitingDeliveryTests {
     }
 
     /// No notification service all day: the day is recorded missed when it ends, and its waiter goes.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func noServiceAllDayIsRecordedMissedWhenTheDayEnds() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -368,7 +368,7 @@ struct WaitingDeliveryTests {
     /// A new bus at the path of the one a waiter waits on, while that one lives on (a second user
     /// manager, a dbus-daemon started again): the waiter follows the path, and the reminder comes
     /// on the server started on the new bus.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aWaiterFollowsANewBusAtItsPath() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -390,7 +390,7 @@ struct WaitingDeliveryTests {
     /// had: a descriptor the caller left open without CLOEXEC (as a harness's `flock` lock file)
     /// does not reach it, and the pipe a scheduler reads its job's output from (cron waits for it
     /// to close) closes when the run ends, while the waiter waits on.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func theWaiterHoldsNoDescriptorItsRunInherited() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -444,7 +444,7 @@ struct WaitingDeliveryTests {
     /// activation file for a notification server: a scheduled run outside the session (no
     /// display of its own) never has the bus start it, and waits; a run inside the session does,
     /// and the reminder's waiter then shows the reminder on that server.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func onlyARunInsideTheSessionHasTheBusStartAServer() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -474,7 +474,7 @@ struct WaitingDeliveryTests {
     /// in its environment a scheduled run starts nothing and waits; a login puts the display
     /// there (as `dbus-update-activation-environment --systemd` does) and makes its runtime
     /// files: the waiter has the bus start the server and shows the reminder.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aDisplayInTheManagersEnvironmentAllowsActivation() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -517,7 +517,7 @@ struct WaitingDeliveryTests {
 
     /// With nothing in its environment (`env -i`, or a crontab's `PATH=/nonexistent`), a run
     /// finds the session notif recorded and what it needs by absolute path.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aRunWithNoEnvironmentDeliversThroughTheRecordedSession() throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)
@@ -539,7 +539,7 @@ struct WaitingDeliveryTests {
     /// A live zone swap over 09:00 under `notif daemon` (the zone file TZ names goes from 08:50 to
     /// 09:20, TZ otherwise unchanged): the entry was written at 08:50, so 09:00 came after it,
     /// whatever the new zone says 08:50 was: shown once, at the swap.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aZoneSwapOverNineUnderTheDaemonShowsItOnceAtTheSwap() async throws {
         let sandbox = Sandbox()
         let binary = try NotifBinary.releaseCopy(in: sandbox)

@@ -13,7 +13,7 @@ import TestSupport
 
     /// Another process holds the settings lock until the test lets go: `set` says whom it
     /// waits for, then does its work once the lock is free.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aLockHeldByAnotherProcessIsSaidAndThenTaken() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"permission\": \"granted\", \"onboardingCompleted\": true}\n", to: sandbox.settingsPath)
@@ -43,7 +43,7 @@ import TestSupport
     /// settings.json written in two steps with a pause between (`{ cat a; pause; cat b; } >`):
     /// a command in the pause waits for the write to finish; `set` then changes only its own
     /// setting, the others read the finished file.
-    @Test(.timeLimit(.minutes(5)), arguments: [["set", "queue-alerts", "off"], ["status"], ["apply"], ["permission", "status"]])
+    @Test(.hangGuard, arguments: [["set", "queue-alerts", "off"], ["status"], ["apply"], ["permission", "status"]])
     func aCommandDuringAWritePausedHalfwayWaitsForIt(_ command: [String]) throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"permission\": \"granted\", \"onboardingCompleted\": true}\n", to: sandbox.settingsPath)

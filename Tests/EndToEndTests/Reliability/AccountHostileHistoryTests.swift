@@ -22,7 +22,7 @@ import TestSupport
 
     func gets(_ server: AccountServer) -> Int { server.requests().filter { $0["method"] as? String == "GET" }.count }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func aFailingServiceAndAFloodOfItemsGiveBoundedWork() throws {
         let sandbox = Sandbox()
         // It records each Notify (with when) and answers it with an error.
@@ -74,7 +74,7 @@ import TestSupport
         #expect(shown.contains("\"item-0\"") && shown.contains("\"item-199\"") && !shown.contains("pwned"))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func serverTextReachesTheServiceWithoutMarkupOrControls() throws {
         let sandbox = Sandbox()
         let service = try FakeNotificationService(config: [:])

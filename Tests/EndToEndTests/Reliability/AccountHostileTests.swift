@@ -42,7 +42,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
     /// Never the machine's crontab: these sandboxes run as root.
     let env = ["NOTIF_SCHEDULER": "embedded"]
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)), arguments: HostileAnswer.all)
+    @Test(.hangGuard, arguments: HostileAnswer.all)
     func hostileHistoryAnswersAreRefused(_ hostile: HostileAnswer) async throws {
         let sandbox = Sandbox()
         let server = try AccountServer()
@@ -78,7 +78,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
 
     /// Random bytes and damaged JSON as answers: notif never crashes, prints no control
     /// characters, and the good copy is only ever replaced by an answer it accepted.
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func randomGarbageNeverReplacesTheGoodCopy() throws {
         let seed = Soak.seed()
         var random = SeededRandom(seed: seed)
@@ -171,7 +171,7 @@ struct HostileAnswer: Sendable, CustomTestStringConvertible {
         return pids.map { cmdline($0).joined(separator: " ") }
     }
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func theTokenIsNeverInArgvWhileCurlRuns() throws {
         let sandbox = Sandbox()
         let server = try AccountServer(script: ["hold": 20])

@@ -167,7 +167,7 @@ struct RawChild {
     }
 
     /// Two workers share the runs (the machine has two cores); each has its own HOME.
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)), arguments: 0..<2)
+    @Test(.hangGuard, arguments: 0..<2)
     func randomArgumentVectors(worker: Int) throws {
         let seed = Soak.seed()
         var random = SeededRandom(seed: seed)

@@ -8,7 +8,7 @@ import Testing
 /// saved without losing its own change.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct ConcurrencyTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangGuard)
     func writersReadersAndThePageAgree() throws {
         let user = try TestUser.make("notif-tconc")
         let sandbox = Sandbox()

@@ -7,7 +7,7 @@ import Testing
 /// notif entry, and one `notif apply` afterwards brings everything in line.
 @Suite(.enabled(if: isRoot, "needs root for a throwaway user"))
 struct CrashSafetyTests {
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func killedAtRandomMomentsLosesNothing() throws {
         let user = try TestUser.make("notif-tkill")
         let sandbox = Sandbox()

@@ -191,7 +191,7 @@ struct ReliabilityCronInjectionTests {
         return (binary, config, state)
     }
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func cronLinesRunExactlyTheIntendedArgv() throws {
         let user = try TestUser.make("notif-trinject")
         defer { deleteUser(user) }
@@ -307,7 +307,7 @@ struct ReliabilityCronInjectionTests {
         return RunResult(status: result.status, stdout: result.stdout, stderr: SystemdVerifyNoise.strip(result.stderr))
     }
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func unitFilesRunExactlyTheIntendedArgv() throws {
         let outer = Sandbox()
         let canary = outer.path + "/CANARY"

@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.hangGuard)
     func randomKeysAndResizes() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true}", to: sandbox.settingsPath)

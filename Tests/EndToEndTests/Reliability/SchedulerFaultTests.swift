@@ -16,7 +16,7 @@ struct ReliabilityCronFaultTests {
     static let mine = "# mine, 100% mine\nMAILTO=\"\"\n17 3 * * * /bin/true # keep\n"
         + (1...2000).map { "# filler \($0): " + String(repeating: "x", count: 90) + "\n" }.joined()
 
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func crontabFailingHalfWayNeverCostsTheUsersLines() async throws {
         let user = try TestUser.make("notif-trfault")
         defer { deleteUser(user) }
@@ -164,7 +164,7 @@ struct ReliabilityCronFaultTests {
     /// answers: every try is bounded (5 s) and nothing it started is left. The owner goes, a real
     /// server takes the name: the waiter shows the reminder at once, recorded late, and status
     /// says so.
-    @Test(.timeLimit(.minutes(Soak.isOn ? 120 : 5)))
+    @Test(.hangGuard)
     func absentOrHangingNotificationServiceThenDelivered() async throws {
         let sandbox = Sandbox()
         let socket = sandbox.path + "/bus"
