@@ -136,7 +136,8 @@ public enum NotifCommandLine {
                 edit again or keep the old file. Only a valid copy \
                 replaces settings.json, atomically and exactly as you wrote it (keys notif does not know \
                 included); then the scheduler is brought in line with it, as `notif apply` does. An \
-                unchanged copy changes nothing. When the editor fails, or settings.json changed meanwhile, \
+                unchanged copy changes nothing; when settings.json still cannot be read, its mistake is named \
+                again and the exit status is 1. When the editor fails, or settings.json changed meanwhile, \
                 settings.json is left as it was and a changed copy is kept (its path is printed).
                 """),
             CommandDeclaration("deliver", .deliver, summary: "what a scheduled entry runs: send reminder ID if it is due and not sent today", details: """
@@ -171,7 +172,8 @@ public enum NotifCommandLine {
             CommandDeclaration("history", .history, summary: "recent delivery attempts, newest first", details: """
                 Guest: the last delivery attempts from deliveries.jsonl, newest first: time, reminder, \
                 outcome and detail. Account: the server's notification history (the last good copy, marked, \
-                when the server cannot be reached).
+                when the server cannot be reached). When settings.json cannot be read, its mistake is named, \
+                this machine's own records are listed all the same, and the exit status is 1.
                 """, options: [
                     OptionDeclaration("--limit", short: "-n", value: ValueDeclaration("COUNT", .wholeNumber(minimum: 1, maximum: .max, unit: nil)),
                                       summary: "show at most COUNT entries (default 20); -nCOUNT and --limit=COUNT work too"),

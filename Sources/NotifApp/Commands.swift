@@ -113,10 +113,7 @@ struct Commands {
               ?? "none — \(report.noReminderReason ?? "nothing planned")")))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
         if let attempt = report.lastAttempt {
-            let today = context.zone.localDateTime(of: context.clock.now()).date
-            let gone = attempt.outcome != .waiting || report.waiting ? ""
-                : attempt.day == today ? " (its waiter is gone: " + ReminderService.laterRun(attempt.reminder, on: report.reminders.scheduler) + ")" : " (its waiter ended before the day did)"
-            rows.append(("Last attempt", presenter.recordLine(attempt) + gone))
+            rows.append(("Last attempt", presenter.recordLine(attempt) + waiterGone(attempt, waiting: report.waiting, on: report.reminders.scheduler)))
         }
         if p.mode == .account && report.settingsProblem == nil {
             rows.append(("Account server", p.accountServer ?? "not set"))
@@ -129,6 +126,14 @@ struct Commands {
 
     /// Says why the settings cannot be used, and for a file with a mistake in it what to do and
     /// what stays true meanwhile.
+    /// What a reminder's newest record, `waiting`, gains once nothing waits any more: that its
+    /// waiter is gone and what still sends today's, or that it ended before its day did.
+    func waiterGone(_ newest: DeliveryRecord, waiting: Bool, on scheduler: SchedulerKind?) -> String {
+        guard newest.outcome == .waiting && !waiting else { return "" }
+        return newest.day == context.zone.localDateTime(of: context.clock.now()).date
+            ? " (its waiter is gone: " + ReminderService.laterRun(newest.reminder, on: scheduler) + ")" : " (its waiter ended before the day did)"
+    }
+
     func settingsFailure(_ problem: PreferencesError, prefix: String = "") {
         output.error(prefix + problem.description)
         if problem.isInvalid {
@@ -231,7 +236,15 @@ struct Commands {
     /// `notif edit`: the edit checked and saved (`SettingsEditor`), then applied.
     func edit() -> ExitCode {
         switch SettingsEditor(store: context.store, lookup: context.lookup, output: output).run() {
-        case .unchanged: return .success
+        case .unchanged:
+            // A file left as it was that still does not parse is still the failure it was.
+            do throws(PreferencesError) {
+                _ = try context.store.load()
+                return .success
+            } catch {
+                output.error("\(error)")
+                return .failure
+            }
         case .notSaved, .stopped: return .failure
         case .saved: return applyAndReport(afterSave: true)
         }
@@ -301,21 +314,27 @@ struct Commands {
     }
 
     func history(limit: Int, json: Bool) -> ExitCode {
-        let mode: ProjectMode
+        // Settings that cannot be read are said, as `status` says them, and exit 1; this
+        // machine's own records are listed all the same (they need no settings).
+        var code = ExitCode.success
         do {
-            mode = try context.store.load().preferences.mode
+            if try context.store.load().preferences.mode == .account { return serverHistory(limit: limit, json: json) }
         } catch {
             settingsFailure(error)
-            return .failure
+            code = .failure
         }
-        if mode == .account { return serverHistory(limit: limit, json: json) }
         do {
             let records = try context.deliveryLog.newest(limit)
             if records.isEmpty && !json { output.line("No deliveries yet.") }
+            // A reminder's newest record that says it waits, when nothing waits now, says so.
+            var seen = Set<String>()
+            let scheduler = service.recordedScheduler()
             for record in records {
-                if json { output.json(JSONWriter.compact(record.json)) } else { output.line(presenter.recordLine(record)) }
+                let newest = record.kind == .scheduled && seen.insert(record.reminder).inserted
+                if json { output.json(JSONWriter.compact(record.json)); continue }
+                output.line(presenter.recordLine(record) + (newest ? waiterGone(record, waiting: context.state.isWaiting(record.reminder), on: scheduler) : ""))
             }
-            return .success
+            return code
         } catch {
             output.error(error.description)
             return .failure

@@ -163,6 +163,17 @@ import Testing
         // Only deliver is quiet: elsewhere --quiet is a usage error that says so.
         let status = try sandbox.notif(["status", "--quiet"])
         #expect(status.status == 2 && status.stderr.contains("--quiet"), "\(status)")
+        // Settings that cannot be read change nothing of that: a wake that is no attempt records
+        // nothing; a due one records that it failed, and why.
+        try sandbox.write("{\"tipsAndUpdates\": tru}", to: sandbox.settingsPath)
+        let unread = try sandbox.notif(["deliver", "tips-and-updates"], ["TZ": tz])
+        #expect(unread.status == 0 && unread.stdout.contains("skipped: not due yet: 08:00 in \(tz), before 09:00"), "\(unread)")
+        #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl") == nil, "nothing recorded")
+        try sandbox.entriesFromYesterday()
+        let due = try sandbox.notif(["deliver", "tips-and-updates"], ["TZ": ZoneShift.whereItIs(9, 1)])
+        #expect(due.status == 1 && due.stdout.contains("failed: cannot read settings: "), "\(due)")
+        #expect(sandbox.read(sandbox.stateDir + "/deliveries.jsonl")?.contains("cannot read settings") == true)
+        #expect(sandbox.read(sandbox.settingsPath) == "{\"tipsAndUpdates\": tru}", "kept as it is")
     }
 
     @Test func withNeitherSystemdNorCronTheBuiltInSchedulerHoldsTheEntry() throws {
@@ -229,6 +240,8 @@ import Testing
             #expect(result.status == 1, "\(args): \(result)")
             #expect(result.stderr.contains(sandbox.settingsPath + " " + problem), "\(args): \(result)")
             #expect(result.stderr.contains("fix it with `notif edit`, which checks it before it is saved"), "\(args): \(result)")
+            // history lists this machine's records all the same: they need no settings.
+            if args == ["history"] { #expect(result.stdout == "No deliveries yet.\n", "\(result)") }
         }
         #expect(sandbox.read(sandbox.settingsPath) == content)
         #expect(sandbox.files(in: sandbox.configDir).filter { $0.hasPrefix("settings") } == ["settings.json"])

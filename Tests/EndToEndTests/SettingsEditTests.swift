@@ -83,6 +83,13 @@ import TestSupport
         #expect(untouched.status == 0 && untouched.stdout == "\(none.settingsPath) does not exist, and an unchanged edit does not make it: the defaults stay in use.\n", "\(untouched)")
         #expect(!FileManager.default.fileExists(atPath: none.settingsPath))
         #expect(sandbox.read(sandbox.settingsPath)?.contains("\"chime\"") == true)
+        // A broken file left as it was: still broken, said so, exit 1, and the file kept.
+        let broken = Sandbox()
+        try broken.write("{\n  \"promotions\": fals\n}\n", to: broken.settingsPath)
+        let still = try broken.notif(["edit"], ["EDITOR": "true"])
+        #expect(still.status == 1 && still.stdout == "\(broken.settingsPath) is unchanged.\n"
+                && still.stderr.contains("\(broken.settingsPath) line 2, column 17: the word fals"), "\(still)")
+        #expect(broken.read(broken.settingsPath) == "{\n  \"promotions\": fals\n}\n")
     }
 
     /// An editor that hangs: Ctrl-C reaches it (notif waits as crontab -e does), and settings.json

@@ -265,6 +265,10 @@ struct WaitingDeliveryTests {
         let json = try EndToEndTests.run([binary, "status", "--json"], environment: sandbox.environment(env)).stdout
         let document = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(document?["owedToday"] as? String == "tips-and-updates", "\(json)")
+        // history's `waiting` line no longer promises it: it says the waiter is gone, as status does.
+        let history = try EndToEndTests.run([binary, "history"], environment: sandbox.environment(env)).stdout
+        #expect(history.contains(" waiting: ") && history.contains("(its waiter is gone: notif daemon sends it again while it runs, or `notif deliver --catch-up tips-and-updates` sends it now)"),
+                "\(history)")
         withExtendedLifetime(bus) {}
     }
 

@@ -25,6 +25,10 @@ extension ReminderService {
             // that does not parse, or is not there, is read again once it has been quiet.
             preferences = try context.store.loadSettled().preferences
         } catch {
+            // A wake that is no attempt (its answer never needs the settings) records nothing.
+            if case .notDue(let why) = decide(reminder, preferences: NotificationPreferences(catalog: context.store.catalog), now: now) {
+                return unlogged(reminder, now: now, why.message)
+            }
             return log(reminder.id, kind: .scheduled, now: now, .failed, "cannot read settings: \(error)")
         }
         switch decide(reminder, preferences: preferences, now: now) {
