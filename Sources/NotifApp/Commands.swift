@@ -113,7 +113,7 @@ struct Commands {
               ?? "none — \(report.noReminderReason ?? "nothing planned")")))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
         if let attempt = report.lastAttempt {
-            rows.append(("Last attempt", presenter.recordLine(attempt) + waiterGone(attempt, waiting: report.waiting, on: report.reminders.scheduler)))
+            rows.append(("Last attempt", presenter.recordLine(attempt) + service.waiterGone(attempt, waiting: report.waiting, on: report.reminders.scheduler)))
         }
         if p.mode == .account && report.settingsProblem == nil {
             rows.append(("Account server", p.accountServer ?? "not set"))
@@ -126,14 +126,6 @@ struct Commands {
 
     /// Says why the settings cannot be used, and for a file with a mistake in it what to do and
     /// what stays true meanwhile.
-    /// What a reminder's newest record, `waiting`, gains once nothing waits any more: that its
-    /// waiter is gone and what still sends today's, or that it ended before its day did.
-    func waiterGone(_ newest: DeliveryRecord, waiting: Bool, on scheduler: SchedulerKind?) -> String {
-        guard newest.outcome == .waiting && !waiting else { return "" }
-        return newest.day == context.zone.localDateTime(of: context.clock.now()).date
-            ? " (its waiter is gone: " + ReminderService.laterRun(newest.reminder, on: scheduler) + ")" : " (its waiter ended before the day did)"
-    }
-
     func settingsFailure(_ problem: PreferencesError, prefix: String = "") {
         output.error(prefix + problem.description)
         if problem.isInvalid {
@@ -324,15 +316,10 @@ struct Commands {
             code = .failure
         }
         do {
-            let records = try context.deliveryLog.newest(limit)
+            let records = try json ? context.deliveryLog.newest(limit) : service.history(limit)
             if records.isEmpty && !json { output.line("No deliveries yet.") }
-            // A reminder's newest record that says it waits, when nothing waits now, says so.
-            var seen = Set<String>()
-            let scheduler = service.recordedScheduler()
             for record in records {
-                let newest = record.kind == .scheduled && seen.insert(record.reminder).inserted
-                if json { output.json(JSONWriter.compact(record.json)); continue }
-                output.line(presenter.recordLine(record) + (newest ? waiterGone(record, waiting: context.state.isWaiting(record.reminder), on: scheduler) : ""))
+                if json { output.json(JSONWriter.compact(record.json)) } else { output.line(presenter.recordLine(record)) }
             }
             return code
         } catch {

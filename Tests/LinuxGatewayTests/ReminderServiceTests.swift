@@ -278,6 +278,24 @@ struct ServiceFixture {
         #expect(shown.detail.hasPrefix("sent 09:40, 40 min late: the run at 09:00 failed: its waiter ended before it could send it"), "\(shown.detail)")
     }
 
+    /// history's newest `waiting` record of a reminder, with nothing waiting now, says its waiter
+    /// is gone (today) or ended before its day did; older records, and a test's, say only themselves.
+    @Test func historySaysWhenTheNewestWaitingRecordsWaiterIsGone() throws {
+        let fixture = ServiceFixture(now: "2026-12-02T09:40:00+01:00")
+        let reminder = LocalReminders.tipsAndUpdates
+        let at = { (text: String) in ISO8601.parse(text)! }
+        _ = fixture.service.log(reminder.id, kind: .scheduled, now: at("2026-12-01T09:00:01+01:00"), .waiting, "w1")
+        #expect(try fixture.service.history(5).map(\.detail) == ["w1 (its waiter ended before the day did)"])
+        _ = fixture.service.log(reminder.id, kind: .scheduled, now: at("2026-12-02T09:00:01+01:00"), .waiting, "w2")
+        _ = fixture.service.log(reminder.id, kind: .test, now: at("2026-12-02T09:10:00+01:00"), .waiting, "t")
+        #expect(try fixture.service.history(5).map(\.detail)
+                == ["t", "w2 (its waiter is gone: `notif deliver --catch-up tips-and-updates` sends it now)", "w1"])
+        // Its waiter still waits: nothing added.
+        let held = try fixture.service.context.state.lock(StateFiles.waitLock(reminder.id))
+        #expect(try fixture.service.history(5).map(\.detail) == ["t", "w2", "w1"])
+        held.release()
+    }
+
     /// What still sends a reminder whose waiter ended depends on the scheduler holding it.
     @Test func theLaterRunNamedIsTheSchedulersOwn() {
         #expect(ReminderService.laterRun("x", on: .embedded).hasPrefix("notif daemon sends it again while it runs, or `notif deliver --catch-up x`"))

@@ -100,7 +100,7 @@ struct PageEffects: Sendable {
             }
         }
         do {
-            return .historyLoaded(.records(try context.deliveryLog.newest(500)))
+            return .historyLoaded(.records(try service.history(500)))
         } catch {
             return .historyLoaded(.failed(error.description))
         }
