@@ -70,11 +70,10 @@ struct CronClockJumpTests {
             try system.startCron(bootJobs: false)
         }
         try #require(Date() < setups[.fallBack]!.due.addingTimeInterval(-5), "set up too slowly: the first 09:00 passed")
-        // 25 s before the minute: cron's wake-up on the minute sees the swap even when this
-        // test's task wakes late on a loaded machine (3 s was not enough: a swap a moment after
-        // the minute waits a minute for cron's next look). It is still well after cron's look
-        // the minute before, and 09:00 in neither zone lies between.
-        try await setups[.swap]!.swapWhenDue(lead: 25) { try systems[.swap]!.swapZone(to: $0) }
+        // 25 s before the minute, so cron's look on the minute sees it (a swap a moment after the
+        // minute waits a minute for cron's next look); still well after its look the minute
+        // before, and 09:00 in neither zone lies between.
+        try await setups[.swap]!.startSwap(entering: systems[.swap]!.enter, lead: 25, log: sandbox.path + "/swap.log")?.done()
         try await ClockJumpCheck.expectOneReminderEach(setups, scheduler: "cron", lines: { DeliveryLine.all(of: users[$0]!) },
                                                        shown: { try sessions[$0]!.shown() },
                                                        context: { (try? systems[$0]!.crontab(of: users[$0]!)) ?? "" })
@@ -157,7 +156,7 @@ struct SystemdClockJumpTests {
             }
         }
         try #require(Date() < setups[.fallBack]!.due.addingTimeInterval(-5), "set up too slowly: the first 09:00 passed")
-        try await setups[.swap]!.swapWhenDue { try managers[.swap]!.swapZone(to: $0) }
+        try await setups[.swap]!.startSwap(entering: try managers[.swap]!.enter(), log: sandbox.path + "/swap.log")?.done()
         try await ClockJumpCheck.expectOneReminderEach(setups, scheduler: "systemd", lines: { DeliveryLine.all(of: users[$0]!) },
                                                        shown: { try managers[$0]!.shown() }, context: { managers[$0]!.output })
         withExtendedLifetime(display) {}
@@ -205,7 +204,7 @@ struct DaemonClockJumpTests {
             }
         }
         try #require(Date() < setups[.fallBack]!.due.addingTimeInterval(-5), "set up too slowly: the first 09:00 passed")
-        try await setups[.swap]!.swapWhenDue { try systems[.swap]!.swapZone(to: $0) }
+        try await setups[.swap]!.startSwap(entering: systems[.swap]!.enter, log: sandbox.path + "/swap.log")?.done()
         // The scheduler's side, now: the zone watch woke the daemon at the swap and it asked deliver.
         let woke = await poll(for: 20) { daemons[.swap]!.output.contains(", zone change)") }
         #expect(woke, "the daemon did not wake at the zone change: \(daemons[.swap]!.output)")

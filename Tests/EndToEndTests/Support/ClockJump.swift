@@ -70,13 +70,33 @@ final class JumpSetup {
         Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 + lead) / 60).rounded(.up) * 60)
     }
 
-    /// Waits (without holding a thread) until `lead` seconds before `change`, then calls `swap`
-    /// with the new zone, for a swap. cron looks at the clock once a minute, on the minute: a swap
-    /// it has not seen by then waits for the next minute, so its test swaps a moment early.
-    func swapWhenDue(lead: TimeInterval = 0, _ swap: (String) throws -> Void) async throws {
-        guard let swapTo else { return }
-        let at = change.addingTimeInterval(-lead)
-        while at.timeIntervalSinceNow > 0 { try await Task.sleep(nanoseconds: UInt64(min(0.2, at.timeIntervalSinceNow) * 1e9) + 1) }
-        try swap(swapTo)
+    /// Starts the swap, for a swap: a shell entered by `enter` (into the namespace) that waits
+    /// until `lead` seconds before `change`, then points /etc/localtime at the new zone by a link
+    /// renamed over it, as `timedatectl set-timezone` does. A shell the kernel wakes on time, not
+    /// this test's task: on a loaded machine the task woke late, and a swap late by a second can
+    /// be late by a minute for cron, which looks at the clock once a minute, on the minute.
+    func startSwap(entering enter: [String], lead: TimeInterval = 0, log: String) throws -> ZoneSwap? {
+        guard let swapTo else { return nil }
+        let at = Int(change.addingTimeInterval(-lead).timeIntervalSince1970)
+        let script = "while [ \"$(date +%s)\" -lt \(at) ]; do sleep 0.05; done; "
+            + "ln -sfn /usr/share/zoneinfo/\(swapTo) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"
+        return ZoneSwap(process: try BackgroundProcess(enter + ["/bin/sh", "-c", script], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
+                                                       output: log),
+                        at: Date(timeIntervalSince1970: TimeInterval(at)), log: log)
+    }
+}
+
+/// A zone swap under way (`JumpSetup.startSwap`).
+struct ZoneSwap {
+    let process: BackgroundProcess
+    let at: Date
+    let log: String
+
+    /// Waits (without holding a thread) until the swap is done; fails unless it was.
+    func done() async throws {
+        _ = await poll(for: at.timeIntervalSinceNow + 20) { !process.isRunning }
+        guard process.exitCode == 0 else {
+            throw E2EFailure("the zone swap failed: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
 /// where dbus-user-session's socket unit serves the session bus (`bus`) as on a desktop.
 /// With a display, D-Bus activation starts dunst through the manager, as a desktop would.
 /// `swappable`: the manager runs without `TZ`, in the system zone of its namespace, where /etc is
-/// an overlay and /etc/localtime a link to `zone`'s file that `swapZone(to:)` replaces by rename,
+/// an overlay and /etc/localtime a link to `zone`'s file that `JumpSetup.startSwap` replaces by rename,
 /// as `timedatectl set-timezone` does.
 ///
 /// Commands run as the user inside the manager's namespace (`nsenter -t PID -m runuser -u USER`),
@@ -19,7 +19,7 @@ final class LiveUserManager {
     let user: TestUser
     /// The manager's time zone (`TZ`), also given to the commands it runs by default; with
     /// `swappable`, the system zone of its namespace instead.
-    private(set) var zone: String
+    let zone: String
     let swappable: Bool
     let display: String?
     private let gid: String
@@ -194,15 +194,12 @@ final class LiveUserManager {
                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeout: timeout)
     }
 
-    /// Points the namespace's /etc/localtime at `zone`'s file, by a link renamed over it (`swappable` only).
-    func swapZone(to zone: String) throws {
+    /// `nsenter` into the manager's mount namespace, for a command run there as root (a zone
+    /// swap, `JumpSetup.startSwap`: only `swappable` has a /etc/localtime of its own to swap).
+    func enter() throws -> [String] {
         precondition(swappable, "the manager runs with TZ set")
         guard let pid else { throw E2EFailure("the user manager of \(user.name) is not running:\n\(output)") }
-        let result = try EndToEndTests.run(["nsenter", "-t", "\(pid)", "-m", "sh", "-c",
-                                            "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"],
-                                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
-        guard result.status == 0 else { throw E2EFailure("swapping the zone to \(zone): \(result)") }
-        self.zone = zone
+        return ["/usr/bin/nsenter", "-t", "\(pid)", "-m", "--"]
     }
 
     /// `systemctl --user ARGS` as the user, asking this manager.
