@@ -296,6 +296,28 @@ struct ServiceFixture {
         held.release()
     }
 
+    /// Today's is owed (status and the page say it, and what sends it) once it has been due a
+    /// minute with no run at all, as when cron skipped its line after a long suspend; not in the
+    /// minute every scheduler runs it in, not before its time, and not once it was sent.
+    @Test func todaysIsOwedOnceItHasBeenDueAMinuteWithNoRun() throws {
+        var fixture = ServiceFixture(now: "2026-12-01T08:00:00+01:00")
+        try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
+        #expect(try fixture.service.apply().succeeded)
+        func owed(at time: String, day: String = "01") -> String? {
+            fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-\(day)T\(time)+01:00")!)
+            return fixture.service.status().reminders.owed
+        }
+        #expect(owed(at: "08:59:30") == nil)
+        #expect(owed(at: "09:00:40") == nil, "its run comes within the minute")
+        #expect(owed(at: "09:01:00") == "tips-and-updates")
+        #expect(owed(at: "23:59:00") == "tips-and-updates")
+        _ = fixture.service.recordShown(LocalReminders.tipsAndUpdates, day: CivilDate(year: 2026, month: 12, day: 1),
+                                        now: ISO8601.parse("2026-12-01T10:00:00+01:00")!, waitingSince: nil, words: "")
+        #expect(owed(at: "10:00:30") == nil)
+        #expect(owed(at: "00:00:30", day: "02") == nil, "tomorrow's is not due yet")
+        #expect(owed(at: "09:01:00", day: "02") == "tips-and-updates")
+    }
+
     /// What still sends a reminder whose waiter ended depends on the scheduler holding it.
     @Test func theLaterRunNamedIsTheSchedulersOwn() {
         #expect(ReminderService.laterRun("x", on: .embedded).hasPrefix("notif daemon sends it again while it runs, or `notif deliver --catch-up x`"))

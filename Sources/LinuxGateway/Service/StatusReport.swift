@@ -205,16 +205,18 @@ extension ReminderService {
         return result
     }
 
-    /// The planned reminders whose today's is due and not sent, which a run tried today (its
-    /// record says `waiting` or `failed`) and nothing in `waiting` waits to send: the rule
-    /// `notif deliver` and the daemon keep (`decide`).
+    /// The planned reminders whose today's is due and not sent (the rule `notif deliver` and the
+    /// daemon keep, `decide`) while nothing in `waiting` waits to send it, once a run tried today
+    /// (its record says `waiting` or `failed`) or it has been due for a minute with no run at all
+    /// (every scheduler runs it within a minute of its time: later, none came, as when cron
+    /// skipped it after a long suspend).
     public func owedReminders(_ preferences: NotificationPreferences, waiting: [String: Instant]) -> Set<String> {
         let now = context.clock.now(), today = context.zone.localDateTime(of: now).date
         return Set(LocalReminders.plan(preferences, reminders: reminders).filter { reminder in
-            guard waiting[reminder.id] == nil,
-                  let tried = (try? context.deliveryLog.newest(1, where: { $0.reminder == reminder.id && $0.kind != .test && $0.kind != .button }))?.first,
-                  [.waiting, .failed].contains(tried.outcome), tried.day == today else { return false }
-            return decide(reminder, preferences: preferences, now: now, waiting: false) == .deliver
+            guard waiting[reminder.id] == nil, decide(reminder, preferences: preferences, now: now, waiting: false) == .deliver else { return false }
+            let tried = (try? context.deliveryLog.newest(1, where: { $0.reminder == reminder.id && $0.kind != .test && $0.kind != .button }))?.first
+            if let tried, [.waiting, .failed].contains(tried.outcome), tried.day == today { return true }
+            return decide(reminder, preferences: preferences, now: now.adding(seconds: -60), waiting: false) == .deliver
         }.map(\.id))
     }
 
