@@ -302,11 +302,14 @@ struct ServiceFixture {
     @Test func todaysIsOwedOnceItHasBeenDueAMinuteWithNoRun() throws {
         var fixture = ServiceFixture(now: "2026-12-01T08:00:00+01:00")
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
-        #expect(try fixture.service.apply().succeeded)
         func owed(at time: String, day: String = "01") -> String? {
             fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-\(day)T\(time)+01:00")!)
             return fixture.service.status().reminders.owed
         }
+        // On, but no entry was ever written: nothing known to owe it.
+        #expect(owed(at: "10:00:00") == nil)
+        fixture.clock = FixedClock(instant: ISO8601.parse("2026-12-01T08:00:00+01:00")!)
+        #expect(try fixture.service.apply().succeeded)
         #expect(owed(at: "08:59:30") == nil)
         #expect(owed(at: "09:00:40") == nil, "its run comes within the minute")
         #expect(owed(at: "09:01:00") == "tips-and-updates")

@@ -207,16 +207,17 @@ extension ReminderService {
 
     /// The planned reminders whose today's is due and not sent (the rule `notif deliver` and the
     /// daemon keep, `decide`) while nothing in `waiting` waits to send it, once a run tried today
-    /// (its record says `waiting` or `failed`) or it has been due for a minute with no run at all
-    /// (every scheduler runs it within a minute of its time: later, none came, as when cron
-    /// skipped it after a long suspend).
+    /// (its record says `waiting` or `failed`) or, its entry known to have been there before
+    /// today's time, it has been due for a minute with no run at all (every scheduler runs it
+    /// within a minute of its time: later, none came, as when cron skipped it after a long suspend).
     public func owedReminders(_ preferences: NotificationPreferences, waiting: [String: Instant]) -> Set<String> {
         let now = context.clock.now(), today = context.zone.localDateTime(of: now).date
         return Set(LocalReminders.plan(preferences, reminders: reminders).filter { reminder in
             guard waiting[reminder.id] == nil, decide(reminder, preferences: preferences, now: now, waiting: false) == .deliver else { return false }
             let tried = (try? context.deliveryLog.newest(1, where: { $0.reminder == reminder.id && $0.kind != .test && $0.kind != .button }))?.first
             if let tried, [.waiting, .failed].contains(tried.outcome), tried.day == today { return true }
-            return decide(reminder, preferences: preferences, now: now.adding(seconds: -60), waiting: false) == .deliver
+            // With no run, only an entry known to have been there before today's time owes it.
+            return entrySince(of: reminder) != nil && decide(reminder, preferences: preferences, now: now.adding(seconds: -60), waiting: false) == .deliver
         }.map(\.id))
     }
 
