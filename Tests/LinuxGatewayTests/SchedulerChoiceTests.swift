@@ -165,7 +165,7 @@ import Storage
         #expect(state(.embedded, probe(autostart: true)) == .waiting)
         #expect(state(.embedded, probe()) == .unusable)
         #expect(SchedulerUsability.of(.embedded, probe: probe()).reason.contains("`notif daemon --install-autostart`"))
-        #expect(SchedulerUsability.all(probe: probe()).map(\.kind) == [.systemd, .cron, .embedded])
+        #expect(SchedulerUsability.all(probe: probe()).map(\.choice) == [.systemd, .cron, .embedded])
     }
 }
 

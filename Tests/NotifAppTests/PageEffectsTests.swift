@@ -163,8 +163,8 @@ import TestSupport
             Issue.record("no chooser lines")
             return
         }
-        #expect(options.map(\.choice) == [.auto] + SchedulerUsability.all(probe: fixture.probe).compactMap { SchedulerPreference(rawValue: $0.kind.rawValue) })
-        #expect(options.count == 4 && options[0].usable && options[0].reason.hasPrefix("notif picks a scheduler"))
+        #expect(options.map(\.choice) == [.auto] + SchedulerUsability.all(probe: fixture.probe).map(\.choice))
+        #expect(options.count == 4 && options[0].state == .ready && options[0].reason.hasPrefix("notif picks a scheduler"))
     }
 
     @Test func effectsTheKeyLoopHandlesAnswerNothing() {

@@ -21,12 +21,12 @@ import TestSupport
         var status = SchedulerStatus.cronFiring
         status.overriddenBy = "--scheduler"
         status.options = [
-            SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; "
+            SchedulerUsability(choice: .auto, state: .ready, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; "
                 + "now embedded: systemd can no longer hold it: no systemd user manager runs, and this machine was not started with systemd; "
                 + "auto picked embedded: no systemd user manager runs and cron cannot be used: crontab is not installed or not on PATH (Debian: apt install cron)"),
-            SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
-            SchedulerOption(choice: .cron, usable: false, reason: "crontab is not installed or not on PATH (Debian: apt install cron)"),
-            SchedulerOption(choice: .embedded, usable: false,
+            SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
+            SchedulerUsability(choice: .cron, state: .unusable, reason: "crontab is not installed or not on PATH (Debian: apt install cron)"),
+            SchedulerUsability(choice: .embedded, state: .unusable,
                             reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),
         ]
         return status

@@ -8,10 +8,10 @@ import SharedLogic
     static let cronHolds = SchedulerStatus(
         scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.nine,
         options: [
-            SchedulerOption(choice: .auto, usable: true, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
-            SchedulerOption(choice: .systemd, usable: false, reason: "no systemd user manager runs, and this machine was not started with systemd"),
-            SchedulerOption(choice: .cron, usable: true, reason: "the cron daemon runs"),
-            SchedulerOption(choice: .embedded, usable: false, reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),
+            SchedulerUsability(choice: .auto, state: .ready, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
+            SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
+            SchedulerUsability(choice: .cron, state: .ready, reason: "the cron daemon runs"),
+            SchedulerUsability(choice: .embedded, state: .unusable, reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),
         ])
 
     func script(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> Script {
@@ -168,8 +168,8 @@ import SharedLogic
         #expect(s.press(.char("s")) == [.checkSchedulers])
         #expect(s.screen.contains("cron      checking…") && s.screen.contains("Checking the schedulers…"), "\(s.screen)")
         var now = Self.cronHolds.options
-        now[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
-        now[1] = SchedulerOption(choice: .systemd, usable: true, reason: "a systemd user manager runs")
+        now[2] = SchedulerUsability(choice: .cron, state: .waiting, reason: "the cron daemon is not running; entries fire once it runs")
+        now[1] = SchedulerUsability(choice: .systemd, state: .ready, reason: "a systemd user manager runs")
         s.send(.schedulersChecked(now))
         #expect(s.screen.contains("cron      usable, not running yet, in use"), "\(s.screen)")
         #expect(s.screen.contains("systemd   usable  "), "\(s.screen)")
@@ -188,7 +188,7 @@ import SharedLogic
         var status = Self.cronHolds
         status.facts.scheduler = .embedded
         status.overriddenBy = "NOTIF_SCHEDULER"
-        status.options[2] = SchedulerOption(choice: .cron, usable: true, waiting: true, reason: "the cron daemon is not running; entries fire once it runs")
+        status.options[2] = SchedulerUsability(choice: .cron, state: .waiting, reason: "the cron daemon is not running; entries fire once it runs")
         var s = Script(preferences: .with { $0[.tipsAndUpdates] = true; $0.permission = .granted }, status: status)
         s.press(.char("s"))
         let screen = s.screen

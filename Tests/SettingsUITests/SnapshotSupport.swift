@@ -47,7 +47,7 @@ struct Script {
 
     /// What the stand-in shell answers when the chooser looks at the schedulers: what the
     /// first status said.
-    var checkedOptions: [SchedulerOption]
+    var checkedOptions: [SchedulerUsability]
 
     init(_ state: AppState) {
         self.state = state

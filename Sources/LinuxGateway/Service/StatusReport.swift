@@ -317,7 +317,7 @@ extension ReminderService {
             JSONMember("schedulerReason", .string(report.choice.why)),
             JSONMember("schedulers", .array(report.schedulers.map { usability in
                 .object([
-                    JSONMember("name", .string(usability.kind.rawValue)),
+                    JSONMember("name", .string(usability.choice.rawValue)),
                     JSONMember("state", .string(usability.state.word)),
                     JSONMember("reason", .string(usability.reason)),
                 ])

@@ -115,17 +115,12 @@ struct PageEffects: Sendable {
     }
 
     /// The chooser's lines: what auto would use now, then each scheduler's usability here.
-    func options(_ schedulers: [SchedulerUsability]? = nil) -> [SchedulerOption] {
+    func options(_ schedulers: [SchedulerUsability]? = nil) -> [SchedulerUsability] {
         let probe = context.probe()
         let auto = service.autoChoice(probe: probe)
         let now = auto.kind.map { "now \($0.rawValue): \(auto.why)" } ?? auto.why
         let reason = "notif picks a scheduler and keeps the reminder there while it can hold it; " + now
-        return [SchedulerOption(choice: .auto, usable: true, reason: reason)]
-            + (schedulers ?? SchedulerUsability.all(probe: probe)).compactMap { usability in
-                SchedulerPreference(rawValue: usability.kind.rawValue).map {
-                    SchedulerOption(choice: $0, usable: usability.canHold, waiting: usability.state == .waiting, reason: usability.reason)
-                }
-            }
+        return [SchedulerUsability(choice: .auto, state: .ready, reason: reason)] + (schedulers ?? SchedulerUsability.all(probe: probe))
     }
 
     /// What the page's error line shows after an apply: what did not get scheduled or removed,

@@ -35,7 +35,7 @@ public enum Action: Equatable, Sendable {
     /// A `.refreshStatus` finished (nil: the scheduler could not be read; the status stays).
     case statusRefreshed(SchedulerStatus?)
     /// A `.checkSchedulers` finished: what each choice in the chooser means now.
-    case schedulersChecked([SchedulerOption])
+    case schedulersChecked([SchedulerUsability])
     case testFinished(succeeded: Bool, message: String)
     case historyLoaded(HistoryContent)
     /// What the settings file holds now (after `.reloadPreferences` or `.resetSettings`), and

@@ -1,23 +1,5 @@
 import SharedLogic
 
-/// One line of the scheduler chooser: a choice, whether it can be used here, and why.
-public struct SchedulerOption: Equatable, Sendable {
-    public var choice: SchedulerPreference
-    /// Entries put there would be kept (they may still wait for a login or a daemon: `reason` says).
-    public var usable: Bool
-    /// Usable, but nothing there fires until something starts (the cron daemon, a user
-    /// manager at login, `notif daemon`).
-    public var waiting: Bool
-    public var reason: String
-
-    public init(choice: SchedulerPreference, usable: Bool, waiting: Bool = false, reason: String) {
-        self.choice = choice
-        self.usable = usable
-        self.waiting = waiting
-        self.reason = reason
-    }
-}
-
 /// What the shell knows about the scheduler, for the page's status area: the facts it read
 /// (typed), from which the page computes the one `ReminderStatus` for the settings it shows.
 public struct SchedulerStatus: Equatable, Sendable {
@@ -34,7 +16,7 @@ public struct SchedulerStatus: Equatable, Sendable {
     /// False until the scheduler has been looked at (the first frame comes before that).
     public var checked: Bool
     /// What each choice in the chooser means on this machine, in `SchedulerPreference` order.
-    public var options: [SchedulerOption]
+    public var options: [SchedulerUsability]
     /// How an override picked the scheduler for this run, as it was given (`--scheduler` or
     /// `NOTIF_SCHEDULER`); nil when nothing overrides the saved choice.
     public var overriddenBy: String?
@@ -44,7 +26,7 @@ public struct SchedulerStatus: Equatable, Sendable {
     public var moved: String?
 
     public init(facts: SchedulerFacts, unreadable: Bool = false, warnings: [String] = [], nextFire: [String: Instant] = [:],
-                zone: ZoneRules = .utc, checked: Bool = true, options: [SchedulerOption] = [], overriddenBy: String? = nil,
+                zone: ZoneRules = .utc, checked: Bool = true, options: [SchedulerUsability] = [], overriddenBy: String? = nil,
                 moved: String? = nil) {
         self.facts = facts
         self.unreadable = unreadable
@@ -60,7 +42,7 @@ public struct SchedulerStatus: Equatable, Sendable {
     /// A status from plain ids (tests, first frames): each id in `installed` is a current entry
     /// that can fire; `nextFire` times are wall-clock times in UTC.
     public init(scheduler: SchedulerKind? = nil, installed: Set<String>? = nil, warnings: [String] = [],
-                nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerOption] = [],
+                nextFire: [String: LocalDateTime] = [:], checked: Bool = true, options: [SchedulerUsability] = [],
                 overriddenBy: String? = nil, moved: String? = nil) {
         let entries = installed.map { ids in
             Dictionary(uniqueKeysWithValues: ids.map { ($0, InstalledEntry(id: $0, current: true)) })

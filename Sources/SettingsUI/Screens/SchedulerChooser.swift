@@ -30,7 +30,7 @@ enum SchedulerChooser {
     }
 
     /// What a choice means here, from the shell's last look at the machine.
-    static func option(_ choice: SchedulerPreference, in status: SchedulerStatus) -> SchedulerOption? {
+    static func option(_ choice: SchedulerPreference, in status: SchedulerStatus) -> SchedulerUsability? {
         status.options.first { $0.choice == choice }
     }
 
@@ -40,12 +40,10 @@ enum SchedulerChooser {
     static func rowStatus(_ choice: SchedulerPreference, state: AppState) -> String {
         guard let option = option(choice, in: state.status) else { return state.unicode ? "checking…" : "checking..." }
         var text: String
-        if !option.usable {
-            text = "not usable"
-        } else if choice == .auto {
-            text = "notif picks"
-        } else {
-            text = option.waiting ? "usable, not running yet" : "usable"
+        switch option.state {
+        case .unusable: text = "not usable"
+        case .waiting: text = "usable, not running yet"
+        case .ready: text = choice == .auto ? "notif picks" : "usable"
         }
         if choice.rawValue == state.status.scheduler?.rawValue {
             text += state.status.overridden ? ", in use for this run" : ", in use"

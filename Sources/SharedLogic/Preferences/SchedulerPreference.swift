@@ -3,4 +3,12 @@
 public enum SchedulerPreference: String, CaseIterable, Sendable {
     case auto, systemd, cron, embedded
 
+    /// The choice of exactly that scheduler.
+    public init(_ kind: SchedulerKind) {
+        switch kind {
+        case .systemd: self = .systemd
+        case .cron: self = .cron
+        case .embedded: self = .embedded
+        }
+    }
 }
