@@ -19,6 +19,13 @@ public struct ProcessResult: Equatable, Sendable {
         self.timedOut = timedOut
     }
 
+    /// The result of a child `waitpid` reported `status` for: its exit status, or the signal that ended it.
+    public init(waitStatus status: Int32, stdout: [UInt8] = [], stderr: [UInt8] = [], timedOut: Bool = false) {
+        let signal = status & 0x7f
+        self.init(exitStatus: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
+                  stdout: stdout, stderr: stderr, timedOut: timedOut)
+    }
+
     public var succeeded: Bool { exitStatus == 0 && !timedOut }
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     /// stderr as one trimmed line of text, for messages.

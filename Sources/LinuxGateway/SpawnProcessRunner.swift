@@ -126,7 +126,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         var status: Int32 = 0
         var reaped = false
         var timedOut = false
-        let deadline = Self.monotonicNow() + timeout
+        let deadline = SystemClock.monotonicNow() + timeout
         var buffer = [UInt8](repeating: 0, count: 65536)
 
         while stdoutFD >= 0 || stderrFD >= 0 || stdinFD >= 0 {
@@ -134,7 +134,7 @@ public struct SpawnProcessRunner: ProcessRunner {
             if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
             if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
             if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
-            let remaining = deadline - Self.monotonicNow()
+            let remaining = deadline - SystemClock.monotonicNow()
             if remaining <= 0 { timedOut = true; break }
             // Wake now and then to notice a child that exited while a grandchild holds the pipes.
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 0.05) * 1000) + 1)
@@ -175,11 +175,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         if !reaped {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
-        let termSignal = status & 0x7f
-        return ProcessResult(
-            exitStatus: termSignal == 0 ? (status >> 8) & 0xff : nil,
-            signal: termSignal == 0 ? nil : termSignal,
-            stdout: out, stderr: err, timedOut: timedOut)
+        return ProcessResult(waitStatus: status, stdout: out, stderr: err, timedOut: timedOut)
     }
 
     private func drain(_ fd: Int32, into sink: inout [UInt8], buffer: inout [UInt8]) {
@@ -223,11 +219,5 @@ public struct SpawnProcessRunner: ProcessRunner {
         }
         result.append(nil)
         return result
-    }
-
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -69,7 +69,7 @@ extension Commands {
             shown = late
         }
         guard shown.buttons else { return .success }
-        awaitButton(reminder, on: shown, icon: icon, until: SpawnProcessRunner.monotonicNow() + waitAtMost)
+        awaitButton(reminder, on: shown, icon: icon, until: SystemClock.monotonicNow() + waitAtMost)
         return .success
     }
 
@@ -78,12 +78,12 @@ extension Commands {
         let answer = shown.bus.answer(for: shown.id, until: limit)
         if case .action = answer {
             // dunst, mako and lxqt-notificationd keep the bubble after a button: its buttons would do nothing now.
-            shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 2)
+            shown.bus.close(shown.id, deadline: SystemClock.monotonicNow() + 2)
         }
         switch answer {
         case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
         case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
-        case .timedOut: shown.bus.close(shown.id, deadline: SpawnProcessRunner.monotonicNow() + 5)   // unanswered for too long: take it away
+        case .timedOut: shown.bus.close(shown.id, deadline: SystemClock.monotonicNow() + 5)   // unanswered for too long: take it away
         case .serviceLeft(let why):
             // Not closed: a new owner of the name does not know this notification's id.
             record(reminder, .skipped, "The waiter for the buttons ended: \(why) before a button was pressed")

@@ -134,7 +134,7 @@ public struct PreferencesStore: Sendable {
     /// file last changed longer ago than `quiet` (its modification time) is quiet already.
     private func readWhenQuiet(_ path: String, quiet: Double = 1, within: Double = 10) throws(PreferencesError) -> LoadedPreferences {
         var stamp = try? FileStatus.of(path)
-        let start = Self.monotonicNow()
+        let start = SystemClock.monotonicNow()
         var quietSince = start
         func changedLongAgo() -> Bool {
             guard let status = stamp ?? nil else { return false }
@@ -143,13 +143,13 @@ public struct PreferencesStore: Sendable {
             let age = Double(Int64(now.tv_sec) - status.modified) + Double(now.tv_nsec - status.modifiedNanoseconds) / 1e9
             return age >= quiet
         }
-        func settled() -> Bool { (Self.monotonicNow() - quietSince >= quiet || changedLongAgo()) && !OpenWriters.any(of: path) }
-        while !settled() && Self.monotonicNow() - start < within {
+        func settled() -> Bool { (SystemClock.monotonicNow() - quietSince >= quiet || changedLongAgo()) && !OpenWriters.any(of: path) }
+        while !settled() && SystemClock.monotonicNow() - start < within {
             usleep(50_000)
             let now = try? FileStatus.of(path)
             if now != stamp {
                 stamp = now
-                quietSince = Self.monotonicNow()
+                quietSince = SystemClock.monotonicNow()
             }
         }
         do {
@@ -277,12 +277,6 @@ public struct PreferencesStore: Sendable {
             if case .newerVersion(let version) = error { throw .newerVersion(path: path, version: version) }
             throw .invalid(path: path, problem: error.located(in: bytes))
         }
-    }
-
-    static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// An error about the file settings.json links to, naming settings.json too: "cannot read

@@ -9,6 +9,13 @@ public struct SystemClock: WallClock {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Instant(seconds: Int64(ts.tv_sec))
     }
+
+    /// Seconds on the monotonic clock, for deadlines: a change of the wall clock does not move it.
+    public static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }
 
 extension Instant {

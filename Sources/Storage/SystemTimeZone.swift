@@ -61,29 +61,9 @@ public enum SystemTimeZone {
 
     /// The zone in TZif file `path`, or nil if it cannot be read or parsed.
     static func readZoneFile(_ path: String, name: String) -> ZoneRules? {
-        guard let bytes = readFile(path, limit: maximumFileSize) else { return nil }
+        // Only a regular file, and only up to the limit.
+        guard let bytes = try? FileIO.read(path, limit: maximumFileSize) else { return nil }
         return try? ZoneRules(tzif: bytes, name: name)
-    }
-
-    /// Up to `limit` bytes of a regular file; nil on any error or if the file is larger.
-    static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > limit { return nil }
-        }
     }
 
     /// `America/New_York` when `/etc/localtime` links into a zoneinfo tree, else `localtime`.

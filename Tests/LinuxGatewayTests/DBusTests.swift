@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Storage
 @testable import LinuxGateway
 
 /// notif's own D-Bus client: the wire format both ways, and a real bus (a private dbus-daemon).
@@ -68,7 +69,7 @@ import Testing
     @Test(.timeLimit(.minutes(5)))
     func aRealBusAnswersCallsAndErrors() throws {
         let bus = try PrivateBus()
-        let deadline = SpawnProcessRunner.monotonicNow() + 5
+        let deadline = SystemClock.monotonicNow() + 5
         let connection = try DBusConnection(address: bus.address, deadline: deadline)
         #expect(connection.uniqueName.hasPrefix(":1."))
         let names = try connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -85,12 +86,12 @@ import Testing
             #expect(error.name == "org.freedesktop.DBus.Error.NameHasNoOwner", "\(error)")
         }
         // The bus told this connection it got its name: a signal, kept for `next`.
-        let signal = try connection.next(until: SpawnProcessRunner.monotonicNow() + 2)
+        let signal = try connection.next(until: SystemClock.monotonicNow() + 2)
         #expect(signal?.member == "NameAcquired")
-        #expect(try connection.next(until: SpawnProcessRunner.monotonicNow() + 0.2) == nil)
+        #expect(try connection.next(until: SystemClock.monotonicNow() + 0.2) == nil)
         // NO_AUTO_START: the bus says nobody owns the name at once, and starts nothing (its
         // standard service directories may well hold a notification server's activation file).
-        let started = SpawnProcessRunner.monotonicNow()
+        let started = SystemClock.monotonicNow()
         do {
             _ = try connection.call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                                     interface: "org.freedesktop.Notifications", member: "GetCapabilities", autoStart: false, deadline: deadline)
@@ -99,7 +100,7 @@ import Testing
             #expect(error.name == "org.freedesktop.DBus.Error.NameHasNoOwner", "\(error)")
             #expect(DesktopNotifier.describe(error, autoStart: false).hasPrefix("no notification service runs"))
         }
-        #expect(SpawnProcessRunner.monotonicNow() - started < 1)
+        #expect(SystemClock.monotonicNow() - started < 1)
         // No manager on this bus.
         #expect(try NotificationBus(address: bus.address, deadline: deadline).managerEnvironment(deadline: deadline) == nil)
     }

@@ -203,7 +203,7 @@ import TestSupport
 
         /// Connections on the bus now (the bus's own name among them).
         func names() throws -> Int {
-            let deadline = SpawnProcessRunner.monotonicNow() + 5
+            let deadline = SystemClock.monotonicNow() + 5
             let connection = try DBusConnection(address: bus.address, deadline: deadline)
             let reply = try connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                                             member: "ListNames", deadline: deadline)

@@ -91,57 +91,9 @@ public enum CronCommand {
     /// else the command's program after `/usr/bin/env` and its assignments (lines of an earlier
     /// notif); cron's escapes and the shell's quotes undone. nil when the line has no command.
     public static func program(inLine line: String) -> String? {
-        let words = shellWords(unescapingCron(line))
+        guard let words = CommandWords.cronCommand(line: line) else { return nil }
         if let test = words.firstIndex(of: "-x"), test > 0, words[test - 1] == "[", test + 1 < words.count { return words[test + 1] }
-        var command = words.drop { _ in false }
-        if command.first == "@reboot" { command = command.dropFirst() } else { command = command.dropFirst(5) }
-        if command.first == "/usr/bin/env" { command = CommandWords.afterEnv(command) }
-        return command.first
-    }
-
-    /// `text` after cron's own unescaping (`\%` is `%`, `\\` is `\`).
-    static func unescapingCron(_ text: String) -> [Character] {
-        let chars = Array(text)
-        var out: [Character] = []
-        var i = 0
-        while i < chars.count {
-            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "%" || chars[i + 1] == "\\" {
-                out.append(chars[i + 1])
-                i += 2
-            } else {
-                out.append(chars[i])
-                i += 1
-            }
-        }
-        return out
-    }
-
-    /// /bin/sh words of `chars` with quotes and backslashes undone (no expansions: notif's lines have none).
-    static func shellWords(_ chars: [Character]) -> [String] {
-        var words: [String] = []
-        var word: String?
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == " " || c == "\t" {
-                if let done = word { words.append(done) }
-                word = nil
-                i += 1
-            } else if c == "'" {
-                word = word ?? ""
-                i += 1
-                while i < chars.count, chars[i] != "'" { word!.append(chars[i]); i += 1 }
-                i += 1
-            } else if c == "\\", i + 1 < chars.count {
-                word = (word ?? "") + String(chars[i + 1])
-                i += 2
-            } else {
-                word = (word ?? "") + String(c)
-                i += 1
-            }
-        }
-        if let done = word { words.append(done) }
-        return words
+        return (words.first == "/usr/bin/env" ? CommandWords.afterEnv(words[...]) : words[...]).first
     }
 
     /// The schedule that runs a job once when the cron daemon starts (at boot).

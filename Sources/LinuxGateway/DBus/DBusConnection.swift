@@ -177,7 +177,7 @@ final class DBusConnection {
     }
 
     private func wait(for events: Int16, deadline: Double) throws(DBusError) {
-        let remaining = deadline - SpawnProcessRunner.monotonicNow()
+        let remaining = deadline - SystemClock.monotonicNow()
         guard remaining > 0 else { throw DBusError("the bus did not answer in time", name: Self.timedOut) }
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let ready = poll(&entry, 1, Int32(min(remaining, 86_400) * 1000) + 1)

@@ -38,7 +38,7 @@ public struct DesktopNotifier: Sendable {
         // Each session its own short time limit: a service that hangs (perhaps one another user
         // put on a stale address) must not keep the notification from the next session.
         for environment in environments {
-            let deadline = SpawnProcessRunner.monotonicNow() + timeout
+            let deadline = SystemClock.monotonicNow() + timeout
             let bus: NotificationBus
             do {
                 bus = try connect(environment.changes, deadline: deadline)

@@ -75,7 +75,7 @@ public struct DetachedActionWaiter {
         }
         // Only the launcher is stopped here (it has exited by now); the waiter has a session of its own.
         defer { child.stop() }
-        switch child.nextLine(until: SpawnProcessRunner.monotonicNow() + Self.firstTry + 2) {
+        switch child.nextLine(until: SystemClock.monotonicNow() + Self.firstTry + 2) {
         case .line(let line):
             return HandoffAnswer(line: line).map(Launch.answer) ?? .launcherFailed("it said \(line.debugDescription)")
         case .ended(let how):

@@ -26,16 +26,14 @@ public enum DetachedProgram {
         defer { if errors >= 0 { close(errors) } }
         let (rc, pid) = SpawnProcessRunner.launch(argv, actions: &actions, environment: environment)
         guard rc == 0 else { return .failure(GatewayError(SpawnError(program: argv[0], code: rc).description)) }
-        let deadline = SpawnProcessRunner.monotonicNow() + settle
+        let deadline = SystemClock.monotonicNow() + settle
         var status: Int32 = 0
-        while SpawnProcessRunner.monotonicNow() < deadline {
+        while SystemClock.monotonicNow() < deadline {
             if waitpid(pid, &status, WNOHANG) == pid {
-                let signal = status & 0x7f
-                if signal == 0 && (status >> 8) & 0xff == 0 { return .success(()) }
                 var said = [UInt8](repeating: 0, count: errors >= 0 ? 4096 : 0)
                 let count = errors >= 0 ? pread(errors, &said, said.count, 0) : 0
-                let result = ProcessResult(exitStatus: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
-                                           stderr: Array(said.prefix(max(0, count))))
+                let result = ProcessResult(waitStatus: status, stderr: Array(said.prefix(max(0, count))))
+                if result.exitStatus == 0 { return .success(()) }
                 return .failure(GatewayError("\(argv[0]) \(result.failureSummary)"))
             }
             usleep(20_000)

@@ -87,7 +87,7 @@ public final class ServiceWatch {
                 current[address] = known
                 continue
             }
-            let deadline = SpawnProcessRunner.monotonicNow() + notifier.timeout
+            let deadline = SystemClock.monotonicNow() + notifier.timeout
             do {
                 let socket = SocketFile.of(address)
                 let bus = try notifier.connect(session.changes, deadline: deadline)
@@ -107,7 +107,7 @@ public final class ServiceWatch {
         var tried = Set<String>()
         for address in order + buses.keys.sorted() where tried.insert(address).inserted {
             guard var watched = buses[address] else { continue }
-            let deadline = SpawnProcessRunner.monotonicNow() + notifier.timeout
+            let deadline = SystemClock.monotonicNow() + notifier.timeout
             _ = try? watched.bus.takeSignals()
             var manager: [String]?
             let allowed = ActivationRule.allows(lookup: notifier.lookup, changes: watched.changes,

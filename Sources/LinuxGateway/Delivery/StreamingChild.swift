@@ -65,7 +65,7 @@ public final class StreamingChild {
                 }
                 return .ended(endSummary(deadline: deadline))
             }
-            let remaining = deadline - SpawnProcessRunner.monotonicNow()
+            let remaining = deadline - SystemClock.monotonicNow()
             if remaining <= 0 { return .timedOut }
             var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)]
             if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
@@ -97,7 +97,7 @@ public final class StreamingChild {
 
     /// How it ended, once its output closed: its status (waited for until `deadline`) and stderr.
     private func endSummary(deadline: Double) -> String {
-        while status == nil && SpawnProcessRunner.monotonicNow() < deadline {
+        while status == nil && SystemClock.monotonicNow() < deadline {
             reap(block: false)
             if status == nil { usleep(5_000) }
         }
@@ -111,9 +111,7 @@ public final class StreamingChild {
             close(stderrFD)
             stderrFD = -1
         }
-        let signal = status & 0x7f
-        return ProcessResult(exitStatus: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
-                             stderr: errors).failureSummary
+        return ProcessResult(waitStatus: status, stderr: errors).failureSummary
     }
 
     private func reap(block: Bool) {

@@ -6,6 +6,13 @@ public enum CommandWords {
     /// `\\`; for notif's guarded line (`[ -x P ] && exec ARGV`) the words after `exec`.
     /// nil for a line that is not a job (a comment, an assignment, a blank line).
     public static func cron(line: String) -> [String]? {
+        guard let words = cronCommand(line: line) else { return nil }
+        if let exec = words.firstIndex(of: "exec") { return Array(words[(exec + 1)...]) }
+        return words
+    }
+
+    /// All the words of a crontab line's command (its schedule dropped), as /bin/sh gets them.
+    static func cronCommand(line: String) -> [String]? {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
         guard let first = trimmed.first, first != "#" else { return nil }
         // `@reboot CMD` or five time fields, then the command.
@@ -14,9 +21,7 @@ public enum CommandWords {
             guard let gap = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return nil }
             rest = rest[gap...].drop { $0 == " " || $0 == "\t" }
         }
-        let words = shell(unescapedForCron(String(rest)))
-        if let exec = words.firstIndex(of: "exec") { return Array(words[(exec + 1)...]) }
-        return words
+        return shell(unescapedForCron(String(rest)))
     }
 
     /// `text` as cron hands it to /bin/sh: `\%` is `%` and `\\` is `\`; other backslashes stay.

@@ -32,11 +32,7 @@ enum RunningDaemons {
     /// The real and effective uid on the `Uid:` line of /proc/PID/status.
     static func realAndEffectiveUID(_ dir: String) -> (real: UInt32, effective: UInt32)? {
         guard let bytes = try? FileIO.read(dir + "/status", limit: 64 << 10) else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Uid:") {
-            let ids = line.dropFirst("Uid:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { UInt32($0) }
-            return ids.count >= 2 ? (ids[0], ids[1]) : nil
-        }
-        return nil
+        return SchedulerProbe.uids(status: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether /proc/PID/exe is a notif program: the file this process runs, or one named `notif`.

@@ -125,8 +125,7 @@ public final class SchedulerProbe: Sendable {
     /// The `Uid:` line of /proc/PID/status says real and effective uid 0. (Not the owner of
     /// /proc/PID: that turns root for any process that makes itself non-dumpable.)
     static func ownedByRoot(_ pid: Int32) -> Bool {
-        guard let bytes = try? FileIO.read("/proc/\(pid)/status", limit: 64 << 10),
-              let ids = uids(status: String(decoding: bytes, as: UTF8.self)) else { return false }
+        guard let ids = RunningDaemons.realAndEffectiveUID("/proc/\(pid)") else { return false }
         return ids.real == 0 && ids.effective == 0
     }
 
