@@ -1,19 +1,6 @@
 import SharedLogic
 
-/// One notification from the server's history (`id`, `title`, `body`, `sentAt`; extra fields ignored).
-public struct ServerNotification: Equatable, Sendable {
-    public let id: String
-    public let title: String
-    public let body: String
-    public let sentAt: String
-
-    public init(id: String, title: String, body: String, sentAt: String) {
-        self.id = id
-        self.title = title
-        self.body = body
-        self.sentAt = sentAt
-    }
-
+extension ServerNotification {
     /// Whether `id` is one notif keeps, logs and shows: 1 to 128 of `A-Z a-z 0-9 . _ : -` (a
     /// number id is fine). Anything else (control characters, spaces, markup) could reach a
     /// terminal or a log through the id, so such an item is skipped, never shown or recorded.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LinuxGateway
+import SharedLogic
 @testable import AccountClient
 
 @Suite struct SHA256Tests {

@@ -117,9 +117,9 @@ import SettingsUI
     @Test func emojiTitlesKeepTheirRowsAlignedOnTheRealScreen() {
         setlocale(LC_CTYPE, "C.UTF-8")
         #expect(ColumnWidths.system.columns("✅") == 2 && ColumnWidths.system.columns("🚀") == 2 && ColumnWidths.system.columns("é") == 1)
-        let items = [ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Deployed ✅ ✔ ★", body: "All good"),
-                     ServerItem(sentAt: "2026-11-29T17:00:00Z", title: "Launch 🚀 日本", body: "Go"),
-                     ServerItem(sentAt: "2026-11-29T16:00:00Z", title: "Plain title", body: "Body")]
+        let items = [ServerNotification(id: "1", title: "Deployed ✅ ✔ ★", body: "All good", sentAt: "2026-11-29T18:00:00Z"),
+                     ServerNotification(id: "2", title: "Launch 🚀 日本", body: "Go", sentAt: "2026-11-29T17:00:00Z"),
+                     ServerNotification(id: "3", title: "Plain title", body: "Body", sentAt: "2026-11-29T16:00:00Z")]
         let canvas = TextWidth.$columns.withValue(.system) { () -> Canvas in
             let s = state { $0.preferences.mode = .account; $0.screen = .history(HistoryView(content: .server(items, note: nil))) }
             return SettingsRenderer.render(s)

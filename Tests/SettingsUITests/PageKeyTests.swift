@@ -445,14 +445,14 @@ import SharedLogic
         var s = Script(preferences: .with { $0.mode = .account; $0.accountServer = "https://example.org" })
         #expect(s.press(.char("H")) == [.loadHistory])
         s.send(.historyLoaded(.server([
-            ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Your table is ready", body: "Queue 12"),
-            ServerItem(sentAt: "2026-11-28T10:00:00Z", title: "Weekend offer", body: ""),
+            ServerNotification(id: "4", title: "Your table is ready", body: "Queue 12", sentAt: "2026-11-29T18:00:00Z"),
+            ServerNotification(id: "5", title: "Weekend offer", body: "", sentAt: "2026-11-28T10:00:00Z"),
         ], note: nil)))
         let text = s.screen
         #expect(text.contains("2026-11-29 18:00  Your table is ready  Queue 12"))
         #expect(text.contains("Weekend offer"))
         assertSnapshot(s.canvas, named: "history-account")
-        s.send(.historyLoaded(.server([ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Your table is ready", body: "")],
+        s.send(.historyLoaded(.server([ServerNotification(id: "6", title: "Your table is ready", body: "", sentAt: "2026-11-29T18:00:00Z")],
                                       note: "Cached copy from 2026-11-29T19:00:00+01:00: cannot reach the server")))
         #expect(s.screen.contains("Cached copy from 2026-11-29T19:00:00+01:00"))
         s.send(.historyLoaded(.failed("the server refused the auth token (401); log in again")))

@@ -7,12 +7,12 @@ import SharedLogic
 /// stay aligned whatever the titles hold, and an entry opens whole.
 @Suite struct TextLayoutTests {
     static let items = [
-        ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Deployed ✅", body: "All good"),
-        ServerItem(sentAt: "2026-11-29T17:00:00Z", title: "Launch 🚀 day", body: "Go"),
-        ServerItem(sentAt: "2026-11-29T16:00:00Z", title: "Plain title", body: "Body"),
+        ServerNotification(id: "7", title: "Deployed ✅", body: "All good", sentAt: "2026-11-29T18:00:00Z"),
+        ServerNotification(id: "8", title: "Launch 🚀 day", body: "Go", sentAt: "2026-11-29T17:00:00Z"),
+        ServerNotification(id: "9", title: "Plain title", body: "Body", sentAt: "2026-11-29T16:00:00Z"),
     ]
 
-    func history(_ items: [ServerItem]) -> Script {
+    func history(_ items: [ServerNotification]) -> Script {
         var s = Script(preferences: .with { $0.mode = .account; $0.accountServer = "https://example.org" })
         s.press(.char("H"))
         s.send(.historyLoaded(.server(items, note: nil)))
@@ -79,7 +79,7 @@ import SharedLogic
 
     @Test func enterOpensAHistoryEntryWhole() {
         let long = String(repeating: "Your order is ready at the counter. ", count: 6)
-        var s = history([ServerItem(sentAt: "2026-11-29T18:00:00Z", title: "Order 42", body: long)] + Self.items)
+        var s = history([ServerNotification(id: "10", title: "Order 42", body: long, sentAt: "2026-11-29T18:00:00Z")] + Self.items)
         #expect(s.screen.contains("…"), "the row is cut")
         s.press(.enter)
         #expect(s.state.dialog == .historyEntry(0))

@@ -92,9 +92,8 @@ struct PageEffects: Sendable {
         if (try? context.store.load().preferences.mode) == .account {
             do {
                 let history = try account.history()
-                let items = history.items.map { ServerItem(sentAt: $0.sentAt, title: $0.title, body: $0.body) }
                 let note = history.cachedAt.map { "Cached copy from \($0): \(history.problem?.message ?? "the server could not be reached")" }
-                return .historyLoaded(.server(items, note: note))
+                return .historyLoaded(.server(history.items, note: note))
             } catch {
                 return .historyLoaded(.failed(error.message))
             }

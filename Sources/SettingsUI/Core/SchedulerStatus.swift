@@ -61,24 +61,12 @@ public struct SchedulerStatus: Equatable, Sendable {
     }
 }
 
-/// One notification from an Account project's server, as the History screen lists it.
-public struct ServerItem: Equatable, Sendable {
-    public var sentAt: String
-    public var title: String
-    public var body: String
-    public init(sentAt: String, title: String, body: String) {
-        self.sentAt = sentAt
-        self.title = title
-        self.body = body
-    }
-}
-
 /// The History screen's content.
 public enum HistoryContent: Equatable, Sendable {
     case loading
     /// Guest: this machine's delivery log, newest first.
     case records([DeliveryRecord])
     /// Account: the server's history; `note` says when it is a cached copy and why.
-    case server([ServerItem], note: String?)
+    case server([ServerNotification], note: String?)
     case failed(String)
 }

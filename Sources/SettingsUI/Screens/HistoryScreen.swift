@@ -67,7 +67,7 @@ enum HistoryScreen {
         [when(record.time), title(of: record), record.outcome.rawValue, record.detail]
     }
 
-    static func serverColumns(_ item: ServerItem) -> [String] {
+    static func serverColumns(_ item: ServerNotification) -> [String] {
         [when(item.sentAt), item.title, item.body]
     }
 
