@@ -28,6 +28,10 @@ import SharedLogic
         }
         #expect(CommandWords.cron(line: "# a comment") == nil)
         #expect(CommandWords.cron(line: "") == nil)
+        // Only a line that starts as a job does (its minute or `@`): an assignment or a note that has five words is none.
+        #expect(CommandWords.cron(line: "SHELL=/bin/sh") == nil)
+        #expect(CommandWords.cron(line: "(the block's SHELL and PATH lines are not the ones notif writes now)") == nil)
+        #expect(CommandWords.cron(line: "  */5 * * * * /bin/true") == ["/bin/true"])
     }
 
     @Test func systemdWordsRoundTrip() throws {

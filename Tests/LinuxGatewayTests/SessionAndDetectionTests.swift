@@ -36,6 +36,10 @@ import Testing
         let inSession = SessionEnvironment.candidates(current: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:abstract=/tmp/x" : nil },
                                                       recorded: recorded, uid: 1000) { _ in false }
         #expect(inSession.map(\.source) == ["this session"])
+        // Given the user bus itself (as the systemd user manager gives its services), it is named so, and tried once.
+        let givenUserBus = SessionEnvironment.candidates(current: { $0 == "DBUS_SESSION_BUS_ADDRESS" ? "unix:path=/run/user/1000/bus" : nil },
+                                                         recorded: nil, uid: 1000) { _ in true }
+        #expect(givenUserBus.map(\.source) == ["the user bus"] && givenUserBus[0].changes.isEmpty)
         #expect(SessionEnvironment.candidates(current: none, recorded: nil, uid: 1000) { _ in false }.isEmpty)
     }
 }

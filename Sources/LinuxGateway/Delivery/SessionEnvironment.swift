@@ -57,8 +57,9 @@ public struct SessionEnvironment: Equatable, Sendable {
     ) -> [(source: String, changes: [String: String?])] {
         var result: [(source: String, changes: [String: String?])] = []
         let current = lookup("DBUS_SESSION_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 }
-        if current != nil { result.append(("this session", [:])) }
         let standard = "unix:path=/run/user/\(uid)/bus"
+        // Named for what it is: the user bus, when this process was given it (a systemd user service is).
+        if let current { result.append((current == standard ? "the user bus" : "this session", [:])) }
         if standard != current, trusted(standard) {
             result.append(("the user bus", ["DBUS_SESSION_BUS_ADDRESS": standard]))
         }

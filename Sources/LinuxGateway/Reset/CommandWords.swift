@@ -4,7 +4,7 @@
 public enum CommandWords {
     /// The words of a crontab line's command as /bin/sh gets them, after cron's own `\%` and
     /// `\\`; for notif's guarded line (`[ -x P ] && exec ARGV`) the words after `exec`.
-    /// nil for a line that is not a job (a comment, an assignment, a blank line).
+    /// nil for a line that is not a job (a comment, an assignment, a blank line, a note).
     public static func cron(line: String) -> [String]? {
         guard let words = cronCommand(line: line) else { return nil }
         if let exec = words.firstIndex(of: "exec") { return Array(words[(exec + 1)...]) }
@@ -12,9 +12,10 @@ public enum CommandWords {
     }
 
     /// All the words of a crontab line's command (its schedule dropped), as /bin/sh gets them.
+    /// nil for a line that is not a job: a job starts with its minute (a digit or `*`) or `@`.
     static func cronCommand(line: String) -> [String]? {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        guard let first = trimmed.first, first != "#" else { return nil }
+        guard let first = trimmed.first, first.isASCII && first.isNumber || first == "*" || first == "@" else { return nil }
         // `@reboot CMD` or five time fields, then the command.
         var rest = Substring(trimmed)
         for _ in 0..<(first == "@" ? 1 : 5) {
