@@ -79,7 +79,7 @@ final class JumpSetup {
         guard let swapTo else { return nil }
         let at = Int(change.addingTimeInterval(-lead).timeIntervalSince1970)
         let script = "while [ \"$(date +%s)\" -lt \(at) ]; do sleep 0.05; done; "
-            + "ln -sfn /usr/share/zoneinfo/\(swapTo) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"
+            + ZonedSystem.swapCommand(to: swapTo)
         return ZoneSwap(process: try BackgroundProcess(enter + ["/bin/sh", "-c", script], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
                                                        output: log),
                         at: Date(timeIntervalSince1970: TimeInterval(at)), log: log)

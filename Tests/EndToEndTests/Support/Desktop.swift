@@ -164,9 +164,14 @@ final class ZonedSystem {
     var enter: [String] { ["/usr/bin/nsenter", "-t", String(holder.processIdentifier), "-m", "--"] }
 
     /// Points /etc/localtime at `zone`'s file, by a link renamed over it (`swappable` only).
+    /// The shell command that makes `zone` the local zone: a new link renamed over /etc/localtime, as timedatectl does.
+    static func swapCommand(to zone: String) -> String {
+        "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"
+    }
+
     func swapZone(to zone: String) throws {
         precondition(swappable, "the namespace's /etc/localtime is a bind mount")
-        let result = try EndToEndTests.run(enter + ["sh", "-c", "ln -sfn /usr/share/zoneinfo/\(zone) /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime"],
+        let result = try EndToEndTests.run(enter + ["sh", "-c", Self.swapCommand(to: zone)],
                                            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         guard result.status == 0 else { throw E2EFailure("swapping the zone to \(zone): \(result)") }
         self.zone = zone
