@@ -255,9 +255,9 @@ public enum NotifCommandLine {
                     CommandDeclaration("status", .accountStatus, summary: "the server, whether a token is saved, and the registration state"),
                 ], subcommandNoun: "account action"),
             CommandDeclaration("completion", .completion, summary: "print a shell completion script (bash, zsh or fish)", details: """
-                The script completes commands, options, setting names and values from the same declaration \
-                the command line is parsed with. `make install` and the Debian package install them; to try \
-                one in the running shell:
+                The script completes commands, options, setting names and values: it asks notif itself, so \
+                it always matches the notif installed. `make install` and the Debian package install them; \
+                to try one in the running shell:
 
                   source <(notif completion bash)
                 """, arguments: [
@@ -266,6 +266,10 @@ public enum NotifCommandLine {
             CommandDeclaration("help", .help, summary: "this help, or one command's", details: """
                 Shows the overview, or the details of COMMAND (the same as `notif COMMAND --help`).
                 """, arguments: [ArgumentDeclaration("COMMAND", noun: "command", .commandName, optional: true)]),
+            CommandDeclaration(CommandLineDeclaration.completeCommand, .complete, summary: "what the completion scripts ask: the words to offer at the end of LINE", arguments: [
+                ArgumentDeclaration(nil, noun: "shell", .choice(shells.map { Choice($0) })),
+                ArgumentDeclaration("LINE", noun: "command line", .text),
+            ], hidden: true),
             CommandDeclaration(reminderActionsCommand, .reminderActions, summary: "the reminder's detached waiter: shows it, or waits for a notification service, then for its buttons", options: [
                 OptionDeclaration("--day", value: ValueDeclaration("DAY", .text), summary: "the local day (YYYY-MM-DD) whose reminder it shows"),
                 OptionDeclaration("--show-within", value: ValueDeclaration("MS", .positiveNumber), summary: "milliseconds the first try may take"),

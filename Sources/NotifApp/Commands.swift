@@ -39,7 +39,7 @@ struct Commands {
         case .daemon: return try daemon(parsed)
         case .reset: return reset()
         case .reminderActions: return reminderActions(parsed, reminder: LocalReminders.reminder(id: parsed.arguments[0])!)
-        case .onboarding, .completion, .help: preconditionFailure("NotifMain runs \(parsed.name) before a context is made")
+        case .onboarding, .completion, .complete, .help: preconditionFailure("NotifMain runs \(parsed.name) before a context is made")
         }
     }
 

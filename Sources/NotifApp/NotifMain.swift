@@ -72,11 +72,11 @@ public enum NotifMain {
         var parsed: ParsedCommand?
         if invocation.command != nil { parsed = try declaration.parse(invocation, environment: Posix.environment) }
         if let parsed, parsed.action == .completion {
-            switch parsed.arguments.first {
-            case "zsh": output.out(declaration.zshCompletion)
-            case "fish": output.out(declaration.fishCompletion)
-            default: output.out(declaration.bashCompletion)
-            }
+            output.out(declaration.completionScript(for: parsed.arguments[0]))
+            return .success
+        }
+        if let parsed, parsed.action == .complete {
+            for line in declaration.completions(line: parsed.arguments[1]).lines(for: parsed.arguments[0]) { output.line(line) }
             return .success
         }
         let override = invocation.globals["--scheduler"]

@@ -3,9 +3,11 @@ import Testing
 @testable import CommandLineInterface
 import SharedLogic
 
-/// The completion scripts in the real shells: bash (with and without the bash-completion
-/// package loaded) and fish complete the command line as the declaration says; zsh's parses
-/// and offers the same words through its completion functions.
+/// Completion offers what the declaration says: the resolver (`CompletionOffers`) for every
+/// command, option and argument, and the scripts in the real shells, which ask the built notif:
+/// bash (with and without the bash-completion package loaded) and fish complete the command
+/// line as the declaration says; zsh's parses and offers the same words through its completion
+/// functions.
 @Suite struct CompletionTests {
     static let declaration = NotifCommandLine.declaration
     static let bashCompletionPackage = "/usr/share/bash-completion/bash_completion"
@@ -111,7 +113,8 @@ import SharedLogic
                 echo '\(end)'
             done
             """
-        let result = try runProgram(["bash", "--norc", "--noprofile", "-c", program], input: lines.joined(separator: "\n") + "\n")
+        let result = try runProgram(["bash", "--norc", "--noprofile", "-c", program], input: lines.joined(separator: "\n") + "\n",
+                                    environment: ["PATH": shellPath, "LANG": "C.UTF-8"])
         guard result.status == 0, result.stderr.isEmpty else { throw CompletionFailure("bash: \(result)") }
         return offers(result.stdout, lines: lines)
     }
@@ -137,7 +140,8 @@ import SharedLogic
                 print -- '\(end)'
             done
             """
-        let result = try runProgram(["zsh", "-f", "-c", program, "zsh", file], input: lines.joined(separator: "\n") + "\n")
+        let result = try runProgram(["zsh", "-f", "-c", program, "zsh", file], input: lines.joined(separator: "\n") + "\n",
+                                    environment: ["PATH": shellPath, "LANG": "C.UTF-8"])
         guard result.status == 0, result.stderr.isEmpty else { throw CompletionFailure("zsh: \(result)") }
         return zip(lines, offers(result.stdout, lines: lines)).map { line, words in
             let cur = line.hasSuffix(" ") ? "" : String(line.split(separator: " ").last ?? "")
@@ -152,7 +156,7 @@ import SharedLogic
         let syntax = try runProgram(["fish", "--no-config", "-n", file])
         guard syntax.status == 0, syntax.stderr.isEmpty else { throw CompletionFailure("fish -n: \(syntax)") }
         let result = try runProgram(["fish", "--no-config", "-c", "source $argv[1]; for line in $argv[2..-1]; complete -C $line; echo '\(end)'; end", file] + lines,
-                                    environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()])
+                                    environment: ["PATH": shellPath, "LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()])
         guard result.status == 0, result.stderr.isEmpty else { throw CompletionFailure("fish: \(result)") }
         return offers(result.stdout, lines: lines).map { $0.map { String($0.prefix { $0 != "\t" }) } }
     }
@@ -175,6 +179,26 @@ import SharedLogic
         }
     }
 
+    /// The resolver alone, for every line: what bash gets (the words that start as typed).
+    @Test func theResolverOffersWhatTheDeclarationSays() {
+        let cases = Self.cases + Self.walk(Self.declaration)
+        Self.compare("resolver", cases, cases.map { Self.declaration.completions(line: $0.0).lines(for: "bash") })
+    }
+
+    /// zsh and fish get every word with its summary, and an option's value given with `=` whole.
+    @Test func zshAndFishGetSummariesAndWholeWords() {
+        #expect(Self.declaration.completions(line: "notif se").lines(for: "zsh").contains { $0.hasPrefix("set:") })
+        #expect(Self.declaration.completions(line: "notif set ").lines(for: "fish").contains("tips-and-updates\tTips & Updates"))
+        #expect(Self.declaration.completions(line: "notif --scheduler=c").lines(for: "zsh") == ["--scheduler=systemd", "--scheduler=cron", "--scheduler=embedded"])
+        #expect(Self.declaration.completions(line: "notif --scheduler=c").lines(for: "bash") == ["cron"])
+        // Nothing after `--json=` (it takes no value), after a command notif does not have, or for an argument of any text.
+        #expect(Self.declaration.completions(line: "notif status --json=").lines(for: "bash").isEmpty)
+        #expect(Self.declaration.completions(line: "notif bogus ").lines(for: "bash").isEmpty)
+        #expect(Self.declaration.completions(line: "notif account login --server ").lines(for: "bash").isEmpty)
+        // After `--`, words are arguments, never options.
+        #expect(Self.declaration.completions(line: "notif deliver -- ").lines(for: "bash") == LocalReminders.all.map(\.id))
+    }
+
     @Test func theWalkReachesEveryCommandOptionAndArgument() {
         let lines = Self.walk(Self.declaration).map(\.0)
         #expect(lines.contains("notif reset ") && lines.contains("notif account login ") && lines.contains("notif history -n "))
@@ -183,7 +207,7 @@ import SharedLogic
 
     @Test(.enabled(if: installed("bash") && FileManager.default.fileExists(atPath: bashCompletionPackage), "needs bash and bash-completion"))
     func bashCompletesCommandsSettingsAndValues() throws {
-        let script = Self.declaration.bashCompletion
+        let script = Self.declaration.completionScript(for: "bash")
         for withPackage in [true, false] {
             let cases = Self.cases + Self.walk(Self.declaration)
             Self.compare(withPackage ? "bash with bash-completion" : "bash", cases, try Self.bash(cases.map(\.0), script: script, withPackage: withPackage))
@@ -192,7 +216,7 @@ import SharedLogic
 
     @Test(.enabled(if: installed("bash"), "needs bash"))
     func bashReadsTheScriptWithoutComplaint() throws {
-        let file = try temporaryFile(Self.declaration.bashCompletion)
+        let file = try temporaryFile(Self.declaration.completionScript(for: "bash"))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try runProgram(["bash", "--norc", "-n", file])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
@@ -201,18 +225,18 @@ import SharedLogic
     @Test(.enabled(if: installed("fish"), "needs fish"))
     func fishCompletesCommandsSettingsAndValues() throws {
         let cases = (Self.cases + Self.walk(Self.declaration)).filter { !$0.0.contains("=") }
-        Self.compare("fish", cases, try Self.fish(cases.map(\.0), script: Self.declaration.fishCompletion))
+        Self.compare("fish", cases, try Self.fish(cases.map(\.0), script: Self.declaration.completionScript(for: "fish")))
     }
 
     /// zsh reads the script, and `_notif` offers the same words as bash.
     @Test(.enabled(if: installed("zsh"), "needs zsh"))
     func zshReadsTheScriptAndOffersTheSameWords() throws {
-        let file = try temporaryFile(Self.declaration.zshCompletion)
+        let file = try temporaryFile(Self.declaration.completionScript(for: "zsh"))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let syntax = try runProgram(["zsh", "-n", file])
         #expect(syntax.status == 0 && syntax.stderr.isEmpty, "\(syntax)")
         let cases = (Self.cases + Self.walk(Self.declaration)).filter { !$0.0.contains("=") }
-        Self.compare("zsh", cases, try Self.zsh(cases.map(\.0), script: Self.declaration.zshCompletion))
+        Self.compare("zsh", cases, try Self.zsh(cases.map(\.0), script: Self.declaration.completionScript(for: "zsh")))
     }
 }
 

@@ -6,14 +6,17 @@ import TestSupport
 @Suite struct HelpTests {
     let declaration = NotifCommandLine.declaration
 
-    @Test func everyVisibleCommandHasUsageAndHelpAndTheHiddenOneNeither() {
+    @Test func everyVisibleCommandHasUsageAndHelpAndTheHiddenOnesNeither() {
         for command in declaration.visibleCommands {
             let help = declaration.help(command)
             #expect(help.hasPrefix("Usage: notif \(command.name)"), "\(help)")
             #expect(declaration.overview.contains("\n  " + command.name), "\(command.name) is not in the overview")
         }
-        #expect(!declaration.overview.contains(NotifCommandLine.reminderActionsCommand))
-        #expect(declaration.visibleCommands.count == declaration.commands.count - 1)
+        // The two notif runs itself: the reminder's waiter, and what the completion scripts ask.
+        for hidden in [NotifCommandLine.reminderActionsCommand, CommandLineDeclaration.completeCommand] {
+            #expect(!declaration.overview.contains(hidden) && declaration.command(hidden)?.hidden == true)
+        }
+        #expect(declaration.visibleCommands.count == declaration.commands.count - 2)
     }
 
     @Test func usageLinesComeFromTheOptionsAndArguments() {

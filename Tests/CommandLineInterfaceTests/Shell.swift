@@ -47,3 +47,18 @@ func temporaryFile(_ text: String, suffix: String = "") throws -> String {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
+
+/// The directory of the `notif` built next to this test bundle: the completion scripts ask it
+/// what to offer, so the shells find it first on PATH.
+let builtProgramDirectory: String = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = bundle.deletingLastPathComponent()
+    if directory.lastPathComponent.hasSuffix(".xctest") { directory = directory.deletingLastPathComponent() }
+    for candidate in [directory, bundle.deletingLastPathComponent()] where FileManager.default.isExecutableFile(atPath: candidate.path + "/notif") {
+        return candidate.path
+    }
+    fatalError("notif not found near \(bundle.path); run `swift build` first")
+}()
+
+/// PATH for a shell whose completion runs the built `notif`.
+let shellPath = builtProgramDirectory + ":/usr/bin:/bin"

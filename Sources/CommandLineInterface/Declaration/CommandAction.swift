@@ -3,5 +3,5 @@
 public enum CommandAction: Sendable, Equatable {
     case onboarding, status, set, permission, apply, edit, deliver, history, test, daemon, reset
     case accountLogin, accountLogout, accountStatus
-    case completion, help, reminderActions
+    case completion, complete, help, reminderActions
 }
