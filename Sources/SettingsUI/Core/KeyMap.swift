@@ -13,41 +13,9 @@ public enum KeyContext: Hashable, Sendable, CaseIterable {
         case .wizard: return "Onboarding"
         }
     }
-}
 
-/// A set of key contexts as bits: the key table is consulted on every key press and every
-/// frame, so it stays free of hashing.
-public struct KeyContexts: OptionSet, Sendable {
-    public let rawValue: UInt8
-
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    public static let page = KeyContexts(rawValue: 1)
-    public static let dialog = KeyContexts(rawValue: 2)
-    public static let list = KeyContexts(rawValue: 4)
-    public static let screen = KeyContexts(rawValue: 8)
-    public static let wizard = KeyContexts(rawValue: 16)
-    public static let confirm = KeyContexts(rawValue: 32)
-    public static let problem = KeyContexts(rawValue: 64)
-    public static let all: KeyContexts = [.page, .dialog, .confirm, .list, .screen, .wizard, .problem]
-
-    /// The set holding `context` alone.
-    public init(_ context: KeyContext) {
-        switch context {
-        case .page: self = .page
-        case .dialog: self = .dialog
-        case .list: self = .list
-        case .screen: self = .screen
-        case .wizard: self = .wizard
-        case .confirm: self = .confirm
-        case .problem: self = .problem
-        }
-    }
-
-    public func contains(_ context: KeyContext) -> Bool { contains(KeyContexts(context)) }
-
-    /// The contexts in the set, in `KeyContext.allCases` order.
-    public var members: [KeyContext] { KeyContext.allCases.filter { contains($0) } }
+    /// Every context: for the keys that work wherever the page is (Ctrl-C, Ctrl-Z).
+    public static let everywhere = Set(allCases)
 }
 
 /// What a key asks for.
@@ -77,7 +45,7 @@ public struct BarLabel: Sendable {
 public struct KeyBinding: Sendable {
     public let keys: [Key]
     public let command: Command
-    public let contexts: KeyContexts
+    public let contexts: Set<KeyContext>
     /// For the help overlay (`Space, Enter`).
     public let keyNames: String
     public let help: String
@@ -139,9 +107,9 @@ public enum KeyMap {
                    keyNames: "Enter", help: "History: show the highlighted entry whole", bar: BarLabel("Enter open", "Enter open")),
         KeyBinding(keys: [.escape, .char("q"), .char("?"), .char("H")], command: .close, contexts: [.screen],
                    keyNames: "Esc, q, ?, H", help: "back to the page", bar: BarLabel("Esc back", "Esc back")),
-        KeyBinding(keys: [.ctrl("c")], command: .quitNow, contexts: .all,
+        KeyBinding(keys: [.ctrl("c")], command: .quitNow, contexts: KeyContext.everywhere,
                    keyNames: "Ctrl-C", help: "quit at once, from anywhere (says what was not saved)", bar: nil),
-        KeyBinding(keys: [.ctrl("z")], command: .suspend, contexts: .all,
+        KeyBinding(keys: [.ctrl("z")], command: .suspend, contexts: KeyContext.everywhere,
                    keyNames: "Ctrl-Z", help: "suspend: back to the shell; fg returns", bar: nil),
     ]
 
@@ -197,7 +165,7 @@ public enum KeyMap {
         var lines: [HelpLine] = []
         for context in KeyContext.allCases {
             // Keys that work everywhere (Ctrl-C, Ctrl-Z) are listed once, with the page.
-            let rows = bindings.filter { $0.contexts.contains(context) && ($0.contexts != .all || context == .page) }
+            let rows = bindings.filter { $0.contexts.contains(context) && ($0.contexts != KeyContext.everywhere || context == .page) }
             guard !rows.isEmpty else { continue }
             if !lines.isEmpty { lines.append(.text("")) }
             lines.append(.heading(context.title))
