@@ -195,6 +195,14 @@ import SharedLogic
         #expect(Self.declaration.completions(line: "notif status --json=").lines(for: "bash").isEmpty)
         #expect(Self.declaration.completions(line: "notif bogus ").lines(for: "bash").isEmpty)
         #expect(Self.declaration.completions(line: "notif account login --server ").lines(for: "bash").isEmpty)
+        // An option given already, or one that cannot go with one given, is not offered again;
+        // options come with what they do.
+        #expect(Self.declaration.completions(line: "notif reset --entries ").lines(for: "bash").isEmpty)
+        #expect(!Self.declaration.completions(line: "notif history --json --").lines(for: "bash").contains("--json"))
+        #expect(!Self.declaration.completions(line: "notif daemon --install-autostart --").lines(for: "bash").contains("--remove-autostart"))
+        #expect(Self.declaration.completions(line: "notif status --j").lines(for: "zsh").contains { $0.hasPrefix("--json:") })
+        // fish gets only the words that start as typed (it would match their meanings too).
+        #expect(Self.declaration.completions(line: "notif x").lines(for: "fish").isEmpty)
         // After `--`, words are arguments, never options.
         #expect(Self.declaration.completions(line: "notif deliver -- ").lines(for: "bash") == LocalReminders.all.map(\.id))
     }

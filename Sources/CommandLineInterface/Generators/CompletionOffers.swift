@@ -16,14 +16,15 @@ public struct CompletionOffers: Equatable, Sendable {
     public let prefix: String
 
     /// The answer `shell` reads: one offer a line. bash gets the words that start with what
-    /// is typed, without `--option=` (bash splits the word there); zsh `WORD:SUMMARY`, fish
-    /// `WORD<tab>SUMMARY`, both with the prefix (they match the words themselves).
+    /// is typed, without `--option=` (bash splits the word there); zsh `WORD:SUMMARY` (it
+    /// matches the words itself), fish `WORD<tab>SUMMARY` that start as typed; both with the prefix.
     public func lines(for shell: String) -> [String] {
         switch shell {
         case "zsh":
             return offers.map { prefix + $0.word.replacing(":", with: "\\:") + ($0.summary.isEmpty ? "" : ":" + $0.summary) }
         case "fish":
-            return offers.map { prefix + $0.word + ($0.summary.isEmpty ? "" : "\t" + $0.summary) }
+            // Only the words that start as typed: fish would also match what they mean.
+            return offers.filter { $0.word.hasPrefix(typed) }.map { prefix + $0.word + ($0.summary.isEmpty ? "" : "\t" + $0.summary) }
         default:
             return offers.map(\.word).filter { $0.hasPrefix(typed) }
         }
@@ -87,7 +88,13 @@ extension CommandLineDeclaration {
         }
         // `--option=` for an option that takes no value, or a command notif does not have: nothing.
         guard !unknown, !valueOnly else { return [] }
-        let spellings = { (options: [OptionDeclaration]) in CommandLineDeclaration.spellings(options).map { Offer(word: $0, summary: "") } }
+        // An option given already, or one that cannot go with one given, is not offered again.
+        let given = Set(before.map { $0.prefix { $0 != "=" } }.map(String.init))
+        let clashing = Set((command?.exclusive ?? []).filter { !given.isDisjoint(with: $0) }.joined())
+        let spellings = { (options: [OptionDeclaration]) in
+            options.filter { option in !given.contains(option.long) && !(option.short.map(given.contains) ?? false) && !clashing.contains(option.long) }
+                .flatMap { option in CommandLineDeclaration.spellings([option]).map { Offer(word: $0, summary: Self.shortSummary(option.summary)) } }
+        }
         if !ended && typed.hasPrefix("-") { return spellings(options()) }
         guard let command else { return visibleCommands.map { Offer(word: $0.name, summary: $0.summary) } }
         if !command.subcommands.isEmpty {
@@ -110,5 +117,12 @@ extension CommandLineDeclaration {
             }
         }
         return ended ? [] : spellings(command.options)
+    }
+
+    /// An option's summary up to its first pause, to show beside it.
+    static func shortSummary(_ summary: String) -> String {
+        var short = summary.prefix { $0 != ":" && $0 != ";" && $0 != "(" }
+        while short.last == " " { short = short.dropLast() }
+        return String(short)
     }
 }

@@ -29,7 +29,7 @@ extension CommandLineDeclaration {
         case "fish":
             return """
             # fish completion for \(program): `\(program) completion fish`; \(program) itself says what to offer.
-            complete -c \(program) -f -a '(\(program) \(ask) (commandline -cp) 2>/dev/null)'
+            complete -c \(program) -f -a '(command -q \(program); and \(program) \(ask) (commandline -cp) 2>/dev/null)'
 
             """
         default:
