@@ -164,7 +164,9 @@ import TestSupport
             return
         }
         #expect(options.map(\.choice) == [.auto] + SchedulerUsability.all(probe: fixture.probe).map(\.choice))
-        #expect(options.count == 4 && options[0].state == .ready && options[0].reason.hasPrefix("notif picks a scheduler"))
+        #expect(options.count == 4 && options[0].state == .ready && options[0].reason.hasPrefix("auto keeps the reminder on its scheduler"))
+        // What auto picks now is said once: the pick's own words, not "now cron: auto picked cron".
+        #expect(options[0].reason.components(separatedBy: "picked").count <= 2 && !options[0].reason.contains("now "), "\(options[0].reason)")
     }
 
     @Test func effectsTheKeyLoopHandlesAnswerNothing() {

@@ -107,6 +107,15 @@ import SharedLogic
         }
     }
 
+    /// Every key the page answers is in its key bar when the bar has room; at 80 columns the
+    /// most important ones stay.
+    @Test func theKeyBarListsEveryPageKeyWhenThereIsRoom() {
+        let wide = KeyMap.bar(for: .page, width: 200, unicode: true, showRetry: false)
+        #expect(wide == "↑↓ move  Space toggle  ←→ off/on  p permission  s scheduler  t test  H history  ? help  q quit", "\(wide)")
+        let narrow = KeyMap.bar(for: .page, width: 78, unicode: true, showRetry: false)
+        #expect(narrow == "↑↓ move  Space toggle  p permission  t test  H history  ? help  q quit", "\(narrow)")
+    }
+
     @Test func testKeySendsATestAndShowsTheOutcome() {
         var s = Script(preferences: .with { $0.permission = .granted })
         #expect(s.press(.char("t")) == [.sendTest])

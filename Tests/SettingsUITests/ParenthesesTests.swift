@@ -21,9 +21,9 @@ import TestSupport
         var status = SchedulerStatus.cronFiring
         status.overriddenBy = "--scheduler"
         status.options = [
-            SchedulerUsability(choice: .auto, state: .ready, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; "
-                + "now embedded: systemd can no longer hold it: no systemd user manager runs, and this machine was not started with systemd; "
-                + "auto picked embedded: no systemd user manager runs and cron cannot be used: crontab is not installed or not on PATH (Debian: apt install cron)"),
+            SchedulerUsability(choice: .auto, state: .ready, reason: "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. "
+                + "Systemd can no longer hold it: no systemd user manager runs, and this machine was not started with systemd; "
+                + "auto picked embedded: no systemd user manager runs and cron cannot be used: crontab is not installed or not on PATH (Debian: apt install cron)."),
             SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
             SchedulerUsability(choice: .cron, state: .unusable, reason: "crontab is not installed or not on PATH (Debian: apt install cron)"),
             SchedulerUsability(choice: .embedded, state: .unusable,
@@ -51,7 +51,7 @@ import TestSupport
             let inside = Self.insideTheBox(SettingsRenderer.render(state))
             let reason = inside.dropFirst(SchedulerPreference.allCases.count + 2).filter { !$0.isEmpty }.joined(separator: " ")
             let whole = "This run uses cron: --scheduler chose it for this run only; nothing is saved. "
-                + Self.chooserStatus.options.first { $0.choice == choice }!.reason
+                + Wording.capitalizedFirst(Self.chooserStatus.options.first { $0.choice == choice }!.reason)
             if size == TerminalSize(width: 80, height: 24) {
                 #expect(reason == whole, "\(choice): \(inside)")
             } else {

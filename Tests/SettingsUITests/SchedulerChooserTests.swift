@@ -8,7 +8,7 @@ import SharedLogic
     static let cronHolds = SchedulerStatus(
         scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.nine,
         options: [
-            SchedulerUsability(choice: .auto, state: .ready, reason: "notif picks a scheduler and keeps the reminder there while it can hold it; now cron: cron holds the reminder and can still hold it"),
+            SchedulerUsability(choice: .auto, state: .ready, reason: "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. Cron holds the reminder and can still hold it."),
             SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
             SchedulerUsability(choice: .cron, state: .ready, reason: "the cron daemon runs"),
             SchedulerUsability(choice: .embedded, state: .unusable, reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),
@@ -46,10 +46,10 @@ import SharedLogic
         #expect(s.canvas.cursor?.row == s.canvas.row(containing: "› ● auto"))
         s.press(.down, .char("j"))
         #expect(s.state.dialog == .schedulerList(selected: .cron))
-        #expect(s.screen.contains("› ") && s.screen.contains("the cron daemon runs"))
+        #expect(s.screen.contains("› ") && s.screen.contains("The cron daemon runs"))
         s.press(.down, .down, .down)
         #expect(s.state.dialog == .schedulerList(selected: .embedded), "stops at the last")
-        #expect(s.screen.contains("embedded  not usable") && s.screen.contains("fires only while `notif daemon` runs"))
+        #expect(s.screen.contains("embedded  not usable") && s.screen.contains("Fires only while `notif daemon` runs"))
         s.press(.up)
         #expect(s.press(.enter) == [.commit([.scheduler(.cron)])])
         #expect(s.state.dialog == nil && s.state.preferences.scheduler == .cron)
@@ -171,10 +171,10 @@ import SharedLogic
         now[2] = SchedulerUsability(choice: .cron, state: .waiting, reason: "the cron daemon is not running; entries fire once it runs")
         now[1] = SchedulerUsability(choice: .systemd, state: .ready, reason: "a systemd user manager runs")
         s.send(.schedulersChecked(now))
-        #expect(s.screen.contains("cron      usable, not running yet, in use"), "\(s.screen)")
+        #expect(s.screen.contains("cron      in use, not running yet"), "\(s.screen)")
         #expect(s.screen.contains("systemd   usable  "), "\(s.screen)")
         s.press(.down)
-        #expect(s.screen.contains("a systemd user manager runs"))
+        #expect(s.screen.contains("A systemd user manager runs"))
         // Closed and opened again: looked at again.
         s.press(.escape)
         #expect(s.press(.char("s")) == [.checkSchedulers])
@@ -193,10 +193,10 @@ import SharedLogic
         s.press(.char("s"))
         let screen = s.screen
         #expect(screen.contains("› ● auto      notif picks "), "\(screen)")
-        #expect(screen.contains("embedded  not usable, in use for this run"), "\(screen)")
+        #expect(screen.contains("embedded  in use for this run, cannot fire"), "\(screen)")
         #expect(screen.contains("cron      usable, not running yet  "), "\(screen)")
         #expect(screen.contains("│ This run uses embedded: NOTIF_SCHEDULER chose it for this    │"), "\(screen)")
-        #expect(screen.contains("│ run only; nothing is saved. notif picks a scheduler and      │"), "\(screen)")
+        #expect(screen.contains("│ run only; nothing is saved. Auto keeps the reminder on its   │"), "\(screen)")
     }
 
     /// Choosing under an override saves the choice and says that it takes effect on a run

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// One positional argument of a command.
 public struct ArgumentDeclaration: Sendable {
     /// The name usage lines show (`SETTING`); nil shows the choices themselves (`allow|deny|…`).

@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// What a value on the command line may be. It decides how the parser checks the value, how
 /// help and the man page name it, what the errors say, and what completion offers.
 public enum ValueKind: Sendable {

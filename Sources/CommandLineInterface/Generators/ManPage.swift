@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// The man page (doc/notif.1), made from the declaration: `make man` writes it, and a test
 /// fails when the checked-in page differs.
 extension CommandLineDeclaration {

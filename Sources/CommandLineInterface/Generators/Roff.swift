@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// Text made safe for roff (man pages): escapes, `code` in bold, lines that would read as requests guarded.
 enum Roff {
     /// Backslashes and hyphens escaped (a hyphen in an option must stay a minus sign).

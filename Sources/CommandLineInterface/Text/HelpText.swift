@@ -1,3 +1,5 @@
+import SharedLogic
+
 /// `notif --help` and `notif help COMMAND`, made from the declaration.
 extension CommandLineDeclaration {
     /// The overview: usage, commands, global options, files, exit status.

@@ -117,8 +117,8 @@ struct PageEffects: Sendable {
     func options(_ schedulers: [SchedulerUsability]? = nil) -> [SchedulerUsability] {
         let probe = context.probe()
         let auto = service.autoChoice(probe: probe)
-        let now = auto.kind.map { "now \($0.rawValue): \(auto.why)" } ?? auto.why
-        let reason = "notif picks a scheduler and keeps the reminder there while it can hold it; " + now
+        let reason = "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. "
+            + Wording.capitalizedFirst(auto.why) + "."
         return [SchedulerUsability(choice: .auto, state: .ready, reason: reason)] + (schedulers ?? SchedulerUsability.all(probe: probe))
     }
 

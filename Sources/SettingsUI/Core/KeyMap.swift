@@ -70,7 +70,7 @@ public enum KeyMap {
         KeyBinding(keys: [.char("p")], command: .permission, contexts: [.page],
                    keyNames: "p", help: "notification permission: Allow or Don't allow", bar: BarLabel("p permission", "p permission")),
         KeyBinding(keys: [.char("s")], command: .scheduler, contexts: [.page],
-                   keyNames: "s", help: "choose the scheduler (the Scheduler: line)", bar: nil),
+                   keyNames: "s", help: "choose the scheduler (the Scheduler: line)", bar: BarLabel("s scheduler", "s scheduler")),
         KeyBinding(keys: [.char("t")], command: .test, contexts: [.page],
                    keyNames: "t", help: "send a test notification now", bar: BarLabel("t test", "t test")),
         KeyBinding(keys: [.char("H")], command: .history, contexts: [.page],

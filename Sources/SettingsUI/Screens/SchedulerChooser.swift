@@ -34,21 +34,24 @@ enum SchedulerChooser {
         status.options.first { $0.choice == choice }
     }
 
-    /// `usable`, `usable, not running yet`, `not usable`, `notif picks` (auto), `checking…`;
-    /// then, for the scheduler that holds the reminder, `in use` (`in use for this run` when
-    /// `--scheduler` put it there).
+    /// `usable`, `usable, not running yet`, `not usable`, `notif picks` (auto), `checking…`.
+    /// The scheduler that holds the reminder says `in use` first (`in use for this run` when
+    /// `--scheduler` put it there), then `not running yet` or `cannot fire` when so.
     static func rowStatus(_ choice: SchedulerPreference, state: AppState) -> String {
         guard let option = option(choice, in: state.status) else { return state.unicode ? "checking…" : "checking..." }
-        var text: String
-        switch option.state {
-        case .unusable: text = "not usable"
-        case .waiting: text = "usable, not running yet"
-        case .ready: text = choice == .auto ? "notif picks" : "usable"
-        }
         if choice.rawValue == state.status.scheduler?.rawValue {
-            text += state.status.overridden ? ", in use for this run" : ", in use"
+            let inUse = state.status.overridden ? "in use for this run" : "in use"
+            switch option.state {
+            case .unusable: return inUse + ", cannot fire"
+            case .waiting: return inUse + ", not running yet"
+            case .ready: return inUse
+            }
         }
-        return text
+        switch option.state {
+        case .unusable: return "not usable"
+        case .waiting: return "usable, not running yet"
+        case .ready: return choice == .auto ? "notif picks" : "usable"
+        }
     }
 
     static func draw(_ state: AppState, selected: SchedulerPreference, on canvas: inout Canvas) {
@@ -60,7 +63,8 @@ enum SchedulerChooser {
         // run's scheduler was not chosen here. Room for the longest of them, so moving the
         // highlight never cuts one (nor resizes the box); cut only where the window is too short.
         func reason(_ choice: SchedulerPreference) -> String {
-            let why = option(choice, in: state.status)?.reason ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
+            let why = option(choice, in: state.status).map { Wording.capitalizedFirst($0.reason) }
+                ?? (state.unicode ? "Checking the schedulers…" : "Checking the schedulers...")
             return overridden.map { "This run uses \($0.0): \($0.1) chose it for this run only; nothing is saved. " + why } ?? why
         }
         let longest = choices.map { TextWidth.wrap(reason($0), width: inner, unicode: state.unicode).count }.max() ?? 0

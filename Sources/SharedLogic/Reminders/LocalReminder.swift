@@ -28,8 +28,5 @@ public struct LocalReminder: Hashable, Sendable, Identifiable {
     public var timeFirst: String { "\(time) \(recurrence.words)" }
 
     /// `Daily at 09:00`, `Every Monday at 10:00`: the page's detail beside its toggle.
-    public var scheduleHeading: String {
-        let words = schedule
-        return words.prefix(1).uppercased() + words.dropFirst()
-    }
+    public var scheduleHeading: String { Wording.capitalizedFirst(schedule) }
 }
