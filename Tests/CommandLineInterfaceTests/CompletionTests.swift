@@ -40,6 +40,9 @@ import SharedLogic
         ("notif e", ["edit"]),
         ("notif edit --", ["--scheduler", "--help", "--version"]),
         ("notif set sound bell ", []),
+        ("notif --version ", []),
+        ("notif -V --", []),
+        ("notif -h s", ["set", "status"]),
     ]
 
     /// Every option and argument the declaration has, walked from it (not from the scripts):
@@ -203,6 +206,9 @@ import SharedLogic
         #expect(Self.declaration.completions(line: "notif status --j").lines(for: "zsh").contains { $0.hasPrefix("--json:") })
         // fish gets only the words that start as typed (it would match their meanings too).
         #expect(Self.declaration.completions(line: "notif x").lines(for: "fish").isEmpty)
+        // A quote opened (or closed) around a word does not hide it.
+        #expect(Self.declaration.completions(line: "notif set \"so").lines(for: "bash") == ["sound"])
+        #expect(Self.declaration.completions(line: "notif set 'sound' ").lines(for: "bash") == NotificationSound.allCases.map(\.rawValue))
         // After `--`, words are arguments, never options.
         #expect(Self.declaration.completions(line: "notif deliver -- ").lines(for: "bash") == LocalReminders.all.map(\.id))
     }

@@ -45,7 +45,8 @@ import Testing
     }
 
     /// Tab in an interactive bash in tmux: `notif se` becomes `notif set `, two Tabs after
-    /// `notif set ` list the setting names, and after `notif set sound ` its values.
+    /// `notif set ` list the setting names, and after `notif set sound ` its values; `notif set "so`
+    /// becomes `notif set "sound" `.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: bashCompletion), "needs bash-completion"), .hangGuard)
     func tabInARealBashCompletesCommandsAndSettings() throws {
         let sandbox = Sandbox()
@@ -63,5 +64,8 @@ import Testing
         try pane.send(keys: ["Tab", "Tab"])
         let values = try pane.waitFor("silent")
         #expect(["default", "chime", "bell"].allSatisfy { values.contains($0) }, "\(values)")
+        // After an opening quote too; bash closes it.
+        try pane.send(keys: ["C-u", "notif set \"so", "Tab"])
+        try pane.waitFor("$ notif set \"sound\"\n")
     }
 }

@@ -34,9 +34,10 @@ public struct CompletionOffers: Equatable, Sendable {
 extension CommandLineDeclaration {
     /// What to offer at the end of `line`, the command line up to the cursor (`notif set s`):
     /// its words are split at blanks, the first is the program, and the last (empty after a
-    /// blank) is the one being completed.
+    /// blank) is the one being completed. Quotes are dropped (no word of notif's has one), so
+    /// `notif set "so` offers `sound`, as it does without the quote.
     public func completions(line: String) -> CompletionOffers {
-        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.filter { $0 != "\"" && $0 != "'" } }
         if line.last.map({ $0 == " " || $0 == "\t" }) ?? true { words.append("") }
         var before = Array(words.dropFirst().dropLast())
         var typed = words.count > 1 ? words[words.count - 1] : ""
@@ -86,8 +87,9 @@ extension CommandLineDeclaration {
                 arguments.append(word)
             }
         }
-        // `--option=` for an option that takes no value, or a command notif does not have: nothing.
-        guard !unknown, !valueOnly else { return [] }
+        // `--option=` for an option that takes no value, a command notif does not have, or after
+        // `--version` (which takes nothing after it): nothing.
+        guard !unknown, !valueOnly, !before.contains(where: { $0 == "--version" || $0 == "-V" }) else { return [] }
         // An option given already, or one that cannot go with one given, is not offered again.
         let given = Set(before.map { $0.prefix { $0 != "=" } }.map(String.init))
         let clashing = Set((command?.exclusive ?? []).filter { !given.isDisjoint(with: $0) }.joined())
