@@ -20,28 +20,9 @@ public enum TerminalInput: Equatable, Sendable {
     case endOfInput
     /// Nothing the page understands (e.g. a mouse move); read again.
     case nothing
-    /// Files in watched directories changed (another process saved the settings, say).
-    case filesChanged([FileChange])
-    /// The wake descriptor became readable: results are waiting in the shell's mailbox.
-    case woken
-}
-
-/// One change inotify reported in a watched directory.
-public struct FileChange: Equatable, Hashable, Sendable {
-    /// The watched directory, as given to `watch(directory:)`.
-    public let directory: String
-    /// The file's name in it (empty for the directory itself).
-    public let name: String
-    /// A write finished: closed after writing, renamed into place, or the file renamed away or
-    /// removed; false when it was only
-    /// closed after reading (a lock file some notif process released, say).
-    public let written: Bool
-
-    public init(directory: String, name: String, written: Bool) {
-        self.directory = directory
-        self.name = name
-        self.written = written
-    }
+    /// A descriptor given to `wake(on:)` became readable (results in the shell's mailbox, files
+    /// changed): the caller reads it.
+    case woken(Int32)
 }
 
 /// The thin ncurses layer: checks the terminal, paints canvases, reads keys, and always
@@ -179,15 +160,15 @@ public final class CursesTerminal {
         wrefresh(screen)
     }
 
-    /// Blocks for the next input: a key, a click, a resize, a signal, changed files, a result
-    /// posted by a worker (the wake descriptor), or the end of input. No timers: an idle page
+    /// Blocks for the next input: a key, a click, a resize, a signal, a wake descriptor that
+    /// became readable (a worker's result, changed files), or the end of input. No timers: an idle page
     /// sleeps in poll and uses no CPU.
     public func read() -> TerminalInput {
         while true {
             if let sig = pendingSignal { return .signal(sig) }
             if notif_pending_suspend() != 0 { return .suspend }
-            // Keys ncurses already holds come first; then sleep in poll until the terminal, a
-            // watched directory or the wake descriptor has something.
+            // Keys ncurses already holds come first; then sleep in poll until the terminal or a
+            // wake descriptor has something.
             wtimeout(notif_stdscr(), 0)
             var value: wint_t = 0
             let result = wget_wch(notif_stdscr(), &value)
@@ -209,16 +190,10 @@ public final class CursesTerminal {
             default:
                 break
             }
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-            if watchFD >= 0 { fds.append(pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0)) }
-            if wakeFD >= 0 { fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)) }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)] + wakeFDs.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 { continue } // EINTR: a signal (quit, suspend, or SIGWINCH for ncurses)
-            for entry in fds.dropFirst() where entry.revents != 0 {
-                if entry.fd == wakeFD { return .woken }
-                let changes = readWatchEvents()
-                if !changes.isEmpty { return .filesChanged(changes) }
-            }
+            if let woken = fds.dropFirst().first(where: { $0.revents != 0 }) { return .woken(woken.fd) }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .endOfInput }
             // Readable, so ncurses decodes it on the next turn. Readable again and again with
             // nothing decoded means a terminal that only ever reads empty: end, never spin.
@@ -266,25 +241,9 @@ public final class CursesTerminal {
         }
     }
 
-    /// Watches `directory`: files in it closed, renamed into or out of it, deleted, or given
-    /// another owner or mode, come back as `.filesChanged`. Only finished writes count: a file
-    /// being created or written (truncated first, as `cat >` and many editors do) is not read
-    /// before its writer closes it.
-    @discardableResult
-    public func watch(directory: String) -> Bool {
-        if watchFD < 0 { watchFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-        guard watchFD >= 0 else { return false }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_CLOSE_NOWRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
-            | UInt32(IN_ATTRIB)
-        let wd = inotify_add_watch(watchFD, directory, mask)
-        guard wd >= 0 else { return false }
-        watched[wd] = directory
-        return true
-    }
-
-    /// Also wakes `read()` when `fd` becomes readable (`.woken`); the caller drains it.
+    /// Also wakes `read()` when `fd` becomes readable (`.woken(fd)`); the caller drains it.
     public func wake(on fd: Int32) {
-        wakeFD = fd
+        if !wakeFDs.contains(fd) { wakeFDs.append(fd) }
     }
 
     private var pendingSignal: Int32? {
@@ -292,36 +251,8 @@ public final class CursesTerminal {
         return sig == 0 ? nil : sig
     }
 
-    private var watchFD: Int32 = -1
-    private var watched: [Int32: String] = [:]
-    private var wakeFD: Int32 = -1
+    private var wakeFDs: [Int32] = []
     private var idleReadable = 0
-
-    /// The changes waiting on the inotify descriptor, each (directory, name) once.
-    private func readWatchEvents() -> [FileChange] {
-        var changes: [FileChange] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let n = Glibc.read(watchFD, &buffer, buffer.count)
-            if n <= 0 { break }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= n {
-                let (wd, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-                if let directory = watched[wd] {
-                    let change = FileChange(directory: directory, name: String(decoding: nameBytes, as: UTF8.self),
-                                            written: mask & UInt32(IN_CLOSE_NOWRITE) == 0)
-                    if !changes.contains(change) { changes.append(change) }
-                }
-                offset += header + length
-            }
-        }
-        return changes
-    }
     /// Gives the terminal back (cooked mode, echo, cursor, main screen; a frame drawn on a
     /// terminal without an alternate screen is cleared). Safe to call twice.
     public func restore() {

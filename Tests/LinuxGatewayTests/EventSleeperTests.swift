@@ -162,16 +162,4 @@ import TestSupport
         }
         #expect(result.end == .clockChanged && result.seconds < 5, "\(result)")
     }
-
-    @Test func noticesAreParsedWithTheirNames() {
-        var bytes: [UInt8] = []
-        func word(_ value: UInt32) { withUnsafeBytes(of: value) { bytes += $0 } }
-        word(3); word(UInt32(IN_MOVED_TO)); word(0); word(16)
-        bytes += Array("settings.json".utf8) + [0, 0, 0]
-        word(4); word(UInt32(IN_DELETE_SELF)); word(0); word(0)
-        #expect(EventSleeper.parse(bytes[...]) == [
-            .init(watch: 3, mask: UInt32(IN_MOVED_TO), name: "settings.json"),
-            .init(watch: 4, mask: UInt32(IN_DELETE_SELF), name: ""),
-        ])
-    }
 }

@@ -1,4 +1,3 @@
-import CursesTerminal
 @testable import NotifApp
 import SettingsUI
 import Storage

@@ -1,6 +1,7 @@
 import CLinuxEvents
 import Glibc
 import SharedLogic
+import Storage
 
 /// `notif daemon`'s sleeper: one `poll` on three descriptors and nothing else, so an idle
 /// daemon is never woken for nothing:
@@ -13,12 +14,11 @@ import SharedLogic
 ///   is made, so a signal sent right after start or during a delivery is not lost.
 public final class EventSleeper: DaemonSleeper {
     private let timer: Int32
-    private let notices: Int32
+    private let notices: Inotify
     private let signals: Int32
     private let places: () -> [WatchedPlace]
     /// The places watched now, by watch descriptor (places in one directory share one watch).
     private var watches: [Int32: [WatchedPlace]] = [:]
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// A notice that mattered came while no nap was on (read before its watch was replaced).
     private var changedMeanwhile = false
 
@@ -31,17 +31,17 @@ public final class EventSleeper: DaemonSleeper {
     public init?(places: @escaping () -> [WatchedPlace]) {
         signals = notif_stop_signals_fd()
         timer = notif_realtime_timer_create()
-        notices = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        self.places = places
-        guard signals >= 0, timer >= 0, notices >= 0 else {
-            for fd in [signals, timer, notices] where fd >= 0 { close(fd) }
+        guard signals >= 0, timer >= 0, let notices = Inotify() else {
+            for fd in [signals, timer] where fd >= 0 { close(fd) }
             return nil
         }
+        self.notices = notices
+        self.places = places
         refreshWatches()
     }
 
     deinit {
-        for fd in [signals, timer, notices] { close(fd) }
+        for fd in [signals, timer] { close(fd) }
     }
 
     /// The places watched now (for tests and the daemon's log).
@@ -64,7 +64,7 @@ public final class EventSleeper: DaemonSleeper {
         _ = notif_realtime_timer_arm(timer, wake.map { max(1, $0.seconds) } ?? -1)
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: notices, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: notices.fd, events: Int16(POLLIN), revents: 0)]
             + extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         while true {
             for i in fds.indices { fds[i].revents = 0 }
@@ -102,55 +102,24 @@ public final class EventSleeper: DaemonSleeper {
         for place in places() {
             let mask = place.names == nil ? Self.fileEvents : Self.directoryEvents
             // IN_MASK_ADD: a directory holding several places keeps every place's events.
-            let wd = inotify_add_watch(notices, place.path, mask | UInt32(IN_MASK_ADD))
-            if wd >= 0 { current[wd, default: []].append(place) }
+            if let wd = notices.add(place.path, mask: mask | UInt32(IN_MASK_ADD)) { current[wd, default: []].append(place) }
         }
-        for wd in watches.keys where current[wd] == nil { inotify_rm_watch(notices, wd) }
+        for wd in watches.keys where current[wd] == nil { notices.remove(wd) }
         watches = current
     }
 
     /// Reads every pending notice; whether any of them matters.
     private func readNotices() -> Bool {
         var matters = false
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(notices, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return matters }
-            for notice in Self.parse(buffer[0..<count]) {
-                if notice.mask & UInt32(IN_Q_OVERFLOW) != 0 { matters = true; continue }
-                // A watch this sleeper dropped itself says so; any other notice needs its places.
-                guard let places = watches[notice.watch] else { continue }
-                // The watched directory or file itself went away or moved: look again.
-                if notice.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { matters = true; continue }
-                let finished = notice.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0
-                if places.contains(where: { $0.matters(notice.name, finishedWrite: finished) }) { matters = true }
-            }
+        for notice in notices.read() {
+            if notice.mask & UInt32(IN_Q_OVERFLOW) != 0 { matters = true; continue }
+            // A watch this sleeper dropped itself says so; any other notice needs its places.
+            guard let places = watches[notice.watch] else { continue }
+            // The watched directory or file itself went away or moved: look again.
+            if notice.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { matters = true; continue }
+            let finished = notice.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0
+            if places.contains(where: { $0.matters(notice.name, finishedWrite: finished) }) { matters = true }
         }
-    }
-
-    /// One inotify event.
-    struct Notice: Equatable {
-        var watch: Int32
-        var mask: UInt32
-        var name: String
-    }
-
-    /// `struct inotify_event` records (native byte order): wd, mask, cookie, len, then len bytes
-    /// of NUL-padded name.
-    static func parse(_ bytes: ArraySlice<UInt8>) -> [Notice] {
-        var notices: [Notice] = []
-        var offset = bytes.startIndex
-        func word(_ at: Int) -> UInt32 {
-            bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at - bytes.startIndex, as: UInt32.self) }
-        }
-        while offset + 16 <= bytes.endIndex {
-            let length = Int(word(offset + 12))
-            guard offset + 16 + length <= bytes.endIndex else { break }
-            let name = bytes[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
-            notices.append(Notice(watch: Int32(bitPattern: word(offset)), mask: word(offset + 4),
-                                  name: String(decoding: name, as: UTF8.self)))
-            offset += 16 + length
-        }
-        return notices
+        return matters
     }
 }

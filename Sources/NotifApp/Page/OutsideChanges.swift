@@ -1,4 +1,3 @@
-import CursesTerminal
 import LinuxGateway
 import SharedLogic
 import SettingsUI

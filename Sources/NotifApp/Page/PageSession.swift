@@ -23,6 +23,8 @@ final class PageSession {
     lazy var server = Lane()
     /// The chooser's look at the schedulers: never behind an apply that hangs.
     lazy var checks = Lane()
+    /// The settings' and the state directory, for what other processes change.
+    let directories = DirectoryWatch()
 
     init(terminal: CursesTerminal, effects: PageEffects, mailbox: Mailbox, state: AppState, output: Output) {
         self.terminal = terminal
@@ -38,6 +40,7 @@ final class PageSession {
         paint()
         watchFiles()
         terminal.wake(on: mailbox.readFD)
+        if let fd = directories.fd { terminal.wake(on: fd) }
         if let code = dispatch(.opened) { return code }
         paint()
         while true {
@@ -45,10 +48,10 @@ final class PageSession {
             switch terminal.read() {
             case .action(let action):
                 code = dispatch(action)
-            case .woken:
+            case .woken(mailbox.readFD):
                 for action in mailbox.take() where code == nil { code = dispatch(action) }
-            case .filesChanged(let changes):
-                for change in OutsideChanges.classify(changes, paths: paths, settingsFiles: settingsFiles) where code == nil {
+            case .woken:
+                for change in OutsideChanges.classify(directories.changes(), paths: paths, settingsFiles: settingsFiles) where code == nil {
                     // A link made again may lead to another directory: watched from now on.
                     if change == .settings { watchFiles() }
                     code = dispatch(.changedElsewhere(change))
@@ -174,8 +177,8 @@ final class PageSession {
             try? FileIO.makeDirectory(directory)
         }
         // Watching a directory twice is one watch.
-        for file in settingsFiles { terminal.watch(directory: Posix.directory(of: file)) }
-        terminal.watch(directory: paths.stateDirectory)
+        for file in settingsFiles { directories.watch(directory: Posix.directory(of: file)) }
+        directories.watch(directory: paths.stateDirectory)
     }
 
     /// Ends the page: saves on their way, and an apply of saved changes, get a moment (0.1 s in
