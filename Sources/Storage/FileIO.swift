@@ -91,6 +91,11 @@ public enum FileIO {
         return names.sorted()
     }
 
+    /// The processes in `procRoot` (its numeric names): those running now.
+    public static func processIDs(procRoot: String = "/proc") -> [String] {
+        ((try? names(in: procRoot)) ?? []).filter { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+    }
+
     /// Removes a file; a missing file is fine.
     public static func remove(_ path: String) throws(FileError) {
         if unlink(path) != 0 && errno != ENOENT { throw FileError("remove", path) }

@@ -9,28 +9,17 @@ public enum OpenWriters {
     /// Whether any process holds `path` open for writing now.
     public static func any(of path: String) -> Bool {
         var target = stat()
-        guard stat(path, &target) == 0, let proc = opendir("/proc") else { return false }
-        defer { closedir(proc) }
-        while let entry = readdir(proc) {
-            let pid = name(of: entry)
-            guard let first = pid.utf8.first, first >= 48 && first <= 57 else { continue }
-            if holds(pid: pid, device: target.st_dev, inode: target.st_ino) { return true }
-        }
-        return false
+        guard stat(path, &target) == 0 else { return false }
+        return FileIO.processIDs().contains { holds(pid: $0, device: target.st_dev, inode: target.st_ino) }
     }
 
     private static func holds(pid: String, device: UInt, inode: UInt) -> Bool {
         let fds = "/proc/\(pid)/fd"
-        guard let dir = opendir(fds) else { return false }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let fd = name(of: entry)
-            guard fd.first?.isNumber == true else { continue }
+        return ((try? FileIO.names(in: fds)) ?? []).contains { fd in
             var info = stat()
-            guard stat(fds + "/" + fd, &info) == 0, info.st_dev == device, info.st_ino == inode else { continue }
-            if writable(flagsIn: "/proc/\(pid)/fdinfo/\(fd)") { return true }
+            guard stat(fds + "/" + fd, &info) == 0, info.st_dev == device, info.st_ino == inode else { return false }
+            return writable(flagsIn: "/proc/\(pid)/fdinfo/\(fd)")
         }
-        return false
     }
 
     /// The `flags:` line of an fdinfo file (octal) says O_WRONLY or O_RDWR.
@@ -40,10 +29,6 @@ public enum OpenWriters {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
               let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(in: " \t"), radix: 8) else { return false }
         return flags & Int(O_ACCMODE) != Int(O_RDONLY)
-    }
-
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 }
 

@@ -11,9 +11,8 @@ enum RunningDaemons {
     /// `HOME`, `XDG_CONFIG_HOME` and `XDG_STATE_HOME` of each process of this user that runs
     /// notif with `daemon` among its arguments (callers confirm it holds notif's daemon lock).
     static func environments(procRoot: String = "/proc", uid: UInt32 = geteuid()) -> [[String: String]] {
-        let names = (try? FileIO.names(in: procRoot)) ?? []
         let own = exeFile(procRoot + "/self")
-        return names.filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }.compactMap { pid -> [String: String]? in
+        return FileIO.processIDs(procRoot: procRoot).compactMap { pid -> [String: String]? in
             let dir = procRoot + "/" + pid
             guard let ids = realAndEffectiveUID(dir), ids.real == uid, ids.effective == uid, runsNotif(dir, own: own),
                   let cmdline = try? FileIO.read(dir + "/cmdline", limit: 64 << 10),

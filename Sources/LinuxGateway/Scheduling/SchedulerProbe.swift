@@ -103,15 +103,7 @@ public final class SchedulerProbe: Sendable {
                 return true
             }
         }
-        guard let dir = opendir("/proc") else { return false }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if let pid = Int32(name), isCron(pid) { return true }
-        }
-        return false
+        return FileIO.processIDs().contains { Int32($0).map(isCron) ?? false }
     }
 
     /// Whether `pid` is root's cron daemon: named cron or crond, and owned by root.
