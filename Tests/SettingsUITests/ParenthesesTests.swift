@@ -23,7 +23,7 @@ import TestSupport
         status.options = [
             SchedulerUsability(choice: .auto, state: .ready, reason: "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. "
                 + "Systemd can no longer hold it: no systemd user manager runs, and this machine was not started with systemd; "
-                + "auto picked embedded: no systemd user manager runs and cron cannot be used: crontab is not installed or not on PATH (Debian: apt install cron)."),
+                + "auto picked embedded: no systemd user manager runs and cron cannot be used: crontab is not installed or not on PATH (Debian: apt install cron)"),
             SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
             SchedulerUsability(choice: .cron, state: .unusable, reason: "crontab is not installed or not on PATH (Debian: apt install cron)"),
             SchedulerUsability(choice: .embedded, state: .unusable,

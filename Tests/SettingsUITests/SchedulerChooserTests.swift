@@ -8,7 +8,7 @@ import SharedLogic
     static let cronHolds = SchedulerStatus(
         scheduler: .cron, installed: ["tips-and-updates"], warnings: [], nextFire: SchedulerStatus.nine,
         options: [
-            SchedulerUsability(choice: .auto, state: .ready, reason: "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. Cron holds the reminder and can still hold it."),
+            SchedulerUsability(choice: .auto, state: .ready, reason: "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. Cron holds the reminder and can still hold it"),
             SchedulerUsability(choice: .systemd, state: .unusable, reason: "no systemd user manager runs, and this machine was not started with systemd"),
             SchedulerUsability(choice: .cron, state: .ready, reason: "the cron daemon runs"),
             SchedulerUsability(choice: .embedded, state: .unusable, reason: "fires only while `notif daemon` runs, and it is not running; `notif daemon --install-autostart` starts it at each login"),

@@ -118,7 +118,7 @@ struct PageEffects: Sendable {
         let probe = context.probe()
         let auto = service.autoChoice(probe: probe)
         let reason = "auto keeps the reminder on its scheduler while that one can hold it, and picks one otherwise. "
-            + Wording.capitalizedFirst(auto.why) + "."
+            + Wording.capitalizedFirst(auto.why)
         return [SchedulerUsability(choice: .auto, state: .ready, reason: reason)] + (schedulers ?? SchedulerUsability.all(probe: probe))
     }
 
