@@ -146,10 +146,6 @@ int notif_start_headless(const char *term, int height, int width) {
     return 1;
 }
 
-void notif_row_text(int row, char *buffer, int size) {
-    notif_row_text_from(row, 0, buffer, size);
-}
-
 void notif_row_text_from(int row, int column, char *buffer, int size) {
     wchar_t wide[1024];
     int count = COLS - column < 1023 ? COLS - column : 1023;

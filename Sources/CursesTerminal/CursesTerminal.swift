@@ -85,14 +85,7 @@ public final class CursesTerminal {
 
     /// What ncurses holds for each row now, trailing spaces trimmed.
     public func screenText() -> [String] {
-        var buffer = [CChar](repeating: 0, count: 8192)
-        return (0..<Int(notif_lines())).map { row in
-            notif_row_text(Int32(row), &buffer, Int32(buffer.count))
-            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            var line = String(decoding: bytes, as: UTF8.self)
-            while line.last == " " { line.removeLast() }
-            return line
-        }
+        (0..<Int(notif_lines())).map { screenText(row: $0, from: 0) }
     }
 
     /// What ncurses holds on `row` from screen cell `column` on, trailing spaces trimmed.

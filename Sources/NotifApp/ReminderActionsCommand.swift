@@ -69,20 +69,20 @@ extension Commands {
             shown = late
         }
         guard shown.buttons else { return .success }
-        awaitButton(reminder, on: shown, icon: icon, until: SystemClock.monotonicNow() + waitAtMost)
+        awaitButton(reminder, on: shown, until: SystemClock.monotonicNow() + waitAtMost)
         return .success
     }
 
     /// The button pressed on the reminder's notification, or why none can come, and what it does.
-    private func awaitButton(_ reminder: LocalReminder, on shown: DesktopNotifier.Shown, icon: String, until limit: Double) {
+    private func awaitButton(_ reminder: LocalReminder, on shown: DesktopNotifier.Shown, until limit: Double) {
         let answer = shown.bus.answer(for: shown.id, until: limit)
         if case .action = answer {
             // dunst, mako and lxqt-notificationd keep the bubble after a button: its buttons would do nothing now.
             shown.bus.close(shown.id, deadline: SystemClock.monotonicNow() + 2)
         }
         switch answer {
-        case .action(ReminderAction.turnOff.rawValue): turnOff(reminder, icon: icon)
-        case .action(ReminderAction.settings.rawValue): openSettings(reminder, icon: icon)
+        case .action(ReminderAction.turnOff.rawValue): turnOff(reminder)
+        case .action(ReminderAction.settings.rawValue): openSettings(reminder)
         case .timedOut: shown.bus.close(shown.id, deadline: SystemClock.monotonicNow() + 5)   // unanswered for too long: take it away
         case .serviceLeft(let why):
             // Not closed: a new owner of the name does not know this notification's id.
@@ -101,7 +101,7 @@ extension Commands {
     }
 
     /// The same path as `notif set SETTING off`; a failure is shown as a notification.
-    private func turnOff(_ reminder: LocalReminder, icon: String) {
+    private func turnOff(_ reminder: LocalReminder) {
         let said = Captured()
         let code = Commands(context: context, output: Output(out: said.add, err: said.add)).set(.toggle(reminder.preference), "off")
         // What `set` said, without a line the next one repeats ("Tips & Updates: off", then
@@ -113,14 +113,14 @@ extension Commands {
             return
         }
         record(reminder, .failed, "Turn off pressed on the notification, but it could not be turned off: " + what)
-        tell("\(reminder.title) could not be turned off", said.text + "\nRun notif in a terminal to see why.", icon: icon)
+        _ = service.show(summary: "\(reminder.title) could not be turned off", body: said.text + "\nRun notif in a terminal to see why.")
     }
 
     /// notif's page in a terminal: `x-terminal-emulator -e notif`, else the desktop entry through
     /// `gio launch`. Its bus and display come from this process's environment, else from the
     /// recorded session, and each only when it passes the rule for session variables
     /// (`SessionEnvironment.problem`: this user serves it); a refused one is unset for the terminal.
-    private func openSettings(_ reminder: LocalReminder, icon: String) {
+    private func openSettings(_ reminder: LocalReminder) {
         var environment: [String: String?] = [:]
         var refused: [String] = []
         let lookup = context.lookup
@@ -145,7 +145,7 @@ extension Commands {
                 ? "there is no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set, here or in the recorded session)"
                 : "there is no graphical session of yours (" + refused.joined(separator: "; ") + ")"
             record(reminder, .failed, "Settings pressed on the notification, but notif's settings could not be opened: " + why)
-            tell("notif's settings could not be opened", why + ".\nRun notif in a terminal.", icon: icon)
+            _ = service.show(summary: "notif's settings could not be opened", body: why + ".\nRun notif in a terminal.")
             return
         }
         var tried: [String] = []
@@ -173,16 +173,12 @@ extension Commands {
             }
         }
         record(reminder, .failed, "Settings pressed on the notification, but notif's settings could not be opened: " + tried.joined(separator: "; "))
-        tell("notif's settings could not be opened", tried.joined(separator: "; ") + "\nRun notif in a terminal.", icon: icon)
+        _ = service.show(summary: "notif's settings could not be opened", body: tried.joined(separator: "; ") + "\nRun notif in a terminal.")
     }
 
     /// What a button did, in deliveries.jsonl (`notif history` shows it).
     private func record(_ reminder: LocalReminder, _ outcome: DeliveryOutcome, _ detail: String) {
         _ = service.log(reminder.id, kind: .button, now: context.clock.now(), outcome, detail)
-    }
-
-    private func tell(_ summary: String, _ body: String, icon: String) {
-        _ = service.show(summary: summary, body: body)
     }
 
     /// One line for `deliver`, then stdout is closed (the waiter goes on without anyone reading).

@@ -41,7 +41,7 @@ struct SettingsEditor {
             return notSaved("\(error); nothing was changed")
         }
         // No file yet: the copy starts with the settings notif would write (the defaults).
-        let start = original ?? Array(JSONWriter.pretty(PreferencesCodec.encode(NotificationPreferences(catalog: store.catalog), catalog: store.catalog)).utf8)
+        let start = original ?? Array(JSONWriter.pretty(PreferencesCodec.encode(NotificationPreferences(), catalog: store.catalog)).utf8)
         let copy = Posix.join(store.paths.configDirectory, "settings.edit-\(Hex.of(UInt32.random(in: 0...UInt32.max), width: 8)).json")
         do {
             try FileIO.makeDirectory(store.paths.configDirectory)

@@ -234,7 +234,7 @@ public struct PreferencesStore: Sendable {
         } catch {
             throw .file(error)
         }
-        var defaults = NotificationPreferences(catalog: catalog)
+        var defaults = NotificationPreferences()
         defaults.onboardingCompleted = true
         do {
             try write(Array(JSONWriter.pretty(PreferencesCodec.encode(defaults, catalog: catalog)).utf8), to: path)
@@ -247,7 +247,7 @@ public struct PreferencesStore: Sendable {
 
     /// The settings in `path`, or the defaults when there is no file.
     private func read(_ path: String) throws(PreferencesError) -> LoadedPreferences {
-        guard let bytes = try currentBytes(path) else { return LoadedPreferences(preferences: NotificationPreferences(catalog: catalog)) }
+        guard let bytes = try currentBytes(path) else { return LoadedPreferences(preferences: NotificationPreferences()) }
         return try decoded(bytes, path: path)
     }
 

@@ -95,7 +95,10 @@ struct ServiceFixture {
         let bus = "/notif-test-" + UUID().uuidString
         let listening = BusPeerTests().listen(bus, abstract: true)
         defer { close(listening) }
-        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=\(bus)", "DISPLAY": ":5"]
+        // Far above the displays the end-to-end suites start meanwhile (they take the first free ones).
+        let display = 29_999
+        try #require(access("/tmp/.X11-unix/X\(display)", F_OK) != 0, "display :\(display) is served here")
+        fixture.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=\(bus)", "DISPLAY": ":\(display)"]
         try fixture.save { $0[.tipsAndUpdates] = true; $0.permission = .granted }
         let outcome = try fixture.service.apply()
         #expect(outcome.report.result(for: "tips-and-updates") == .installed)

@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func deliverShowsItOnlyOnItsWeekday() {
-        var p = NotificationPreferences(catalog: LongerTable.catalog)
+        var p = NotificationPreferences()
         p[LongerTable.toggle] = true
         p.permission = .granted
         let berlin = systemZone("Europe/Berlin")

@@ -7,7 +7,7 @@ import Testing
 /// reaching it, Space saving it, and the next reminder it gives.
 @Suite struct LongerTablePageTests {
     func script(_ change: (inout NotificationPreferences) -> Void = { _ in }) -> Script {
-        var p = NotificationPreferences(catalog: LongerTable.catalog)
+        var p = NotificationPreferences()
         p.onboardingCompleted = true
         p.permission = .granted
         change(&p)

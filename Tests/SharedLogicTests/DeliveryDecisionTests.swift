@@ -85,7 +85,7 @@ import TestSupport
 
     @Test func aWeeklyReminderIsDueOnItsDayOnly() throws {
         let weekly = LongerTable.reminder
-        var preferences = NotificationPreferences(catalog: LongerTable.catalog)
+        var preferences = NotificationPreferences()
         preferences[LongerTable.toggle] = true
         preferences.permission = .granted
         let berlin = try TestSupport.zone("Europe/Berlin")

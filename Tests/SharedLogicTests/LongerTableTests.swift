@@ -12,13 +12,13 @@ import Testing
                                                         "sound", "vibration", "scheduler"])
         let setting = try #require(Setting(name: "weekly-review", in: table))
         #expect(setting == .toggle(LongerTable.toggle) && setting.values == ["on", "off"])
-        let on = try #require(setting.applying("on", to: NotificationPreferences(catalog: table)))
+        let on = try #require(setting.applying("on", to: NotificationPreferences()))
         #expect(on[LongerTable.toggle] && setting.value(in: on) == "on")
         #expect(Setting(name: "weekly-review") == nil, "notif's own table does not have it")
     }
 
     @Test func theJSONFileKeepsItInOrderAndReadsItBack() throws {
-        var p = NotificationPreferences(catalog: table)
+        var p = NotificationPreferences()
         #expect(p[LongerTable.toggle] == false, "its default")
         p[LongerTable.toggle] = true
         let document = PreferencesCodec.encode(p, catalog: table)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func thePlanFollowsItsToggleAndTheMasterSwitch() {
-        var p = NotificationPreferences(catalog: table)
+        var p = NotificationPreferences()
         p.permission = .granted
         #expect(LocalReminders.plan(p, reminders: table.reminders).isEmpty)
         p[LongerTable.toggle] = true

@@ -42,9 +42,8 @@ attr_t notif_color_pair(short pair);
 
 /* A screen that draws into /dev/null at a fixed size: ncurses without a terminal, for tests. */
 int notif_start_headless(const char *term, int height, int width);
-/* The text ncurses holds for one screen row (UTF-8, written into buffer). */
-void notif_row_text(int row, char *buffer, int size);
-/* The same from a screen column on (the cell ncurses holds there, whatever came before it). */
+/* The text ncurses holds on one screen row from a column on (UTF-8, written into buffer): the
+   cell ncurses holds there, whatever came before it. */
 void notif_row_text_from(int row, int column, char *buffer, int size);
 /* The attributes ncurses holds at a cell. */
 attr_t notif_cell_attributes(int row, int column);

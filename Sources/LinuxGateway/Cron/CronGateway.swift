@@ -44,10 +44,6 @@ public struct CronGateway: LocalNotificationGateway {
         try CrontabBlock(parsing: readCrontab(), owner: owner).installed
     }
 
-    /// The system-zone times at which `entry` runs: its time, or for a user in another zone
-    /// (`TZ` set) each system-zone time that is its time there on some day ahead.
-    public func times(_ entry: ScheduledEntry) -> [DailyTime] { slots(entry).map(\.time) }
-
     /// The system-zone (days and) times at which `entry` runs: its own, or for a user in another
     /// zone each one that is its day and time there.
     public func slots(_ entry: ScheduledEntry) -> [SchedulerTimes.Slot] {
@@ -173,12 +169,9 @@ public struct CronGateway: LocalNotificationGateway {
     /// as it is. `change` gives the new table and, for each of its lines, where it was in the old
     /// one (nil: notif's own), so a line cron refuses is named as the user sees it.
     private func rewrite(_ change: ([UInt8]) -> (bytes: [UInt8], origins: [Int?])) throws(GatewayError) {
-        let lock: HeldLock
-        do {
+        let lock = try GatewayError.files { () throws(FileError) -> HeldLock in
             try FileIO.makeDirectory(Posix.directory(of: lockPath))
-            lock = try FileLock.acquire(lockPath)
-        } catch {
-            throw GatewayError(error.description)
+            return try FileLock.acquire(lockPath)
         }
         defer { lock.release() }
         let old = try readExactly()
@@ -223,11 +216,10 @@ public struct CronGateway: LocalNotificationGateway {
             + "\(unchanged): fix or remove that line (`crontab -e`), then run `notif apply`")
     }
 
-    private func call(_ argv: [String], input: [UInt8]? = nil, stdinFile: String? = nil,
-                      environment: [String: String?] = [:]) throws(GatewayError) -> ProcessResult {
+    private func call(_ argv: [String], stdinFile: String? = nil, environment: [String: String?] = [:]) throws(GatewayError) -> ProcessResult {
         do {
             if let stdinFile { return try runner.run(argv, stdinFile: stdinFile, environment: environment, timeout: timeout) }
-            return try runner.run(argv, input: input, environment: environment, timeout: timeout)
+            return try runner.run(argv, input: nil, environment: environment, timeout: timeout)
         } catch {
             // Not "holds nothing": without the crontab program notif can neither read nor change
             // the table, and the cron daemon still runs what is in it.

@@ -60,22 +60,18 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
 
     public func install(_ entry: ScheduledEntry) throws(GatewayError) {
         let text = try render(entry)
-        do {
+        try GatewayError.files { () throws(FileError) in
             try FileIO.makeDirectory(directory)
             try AtomicFile.write(Array(text.utf8), to: path(entry.reminder.id, tag: owner.tag))
             if owner.isDefault { try FileIO.remove(path(entry.reminder.id, tag: nil)) }
-        } catch {
-            throw GatewayError(error.description)
         }
     }
 
     public func cancel(_ id: String) throws(GatewayError) {
         try checked(id)
-        do {
+        try GatewayError.files { () throws(FileError) in
             try FileIO.remove(path(id, tag: owner.tag))
             if owner.isDefault { try FileIO.remove(path(id, tag: nil)) }
-        } catch {
-            throw GatewayError(error.description)
         }
     }
 
@@ -128,19 +124,11 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
     }
 
     private func read(_ name: String) throws(GatewayError) -> String? {
-        do {
-            return try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true).map { String(decoding: $0, as: UTF8.self) }
-        } catch {
-            throw GatewayError(error.description)
-        }
+        return try GatewayError.files { () throws(FileError) in try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true).map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// Entry file names (temporary files of an interrupted write start with a dot and are skipped).
     private func fileNames() throws(GatewayError) -> [String] {
-        do {
-            return try FileIO.names(in: directory).filter { EmbeddedEntry.isValidID($0) }
-        } catch {
-            throw GatewayError(error.description)
-        }
+        return try GatewayError.files { () throws(FileError) in try FileIO.names(in: directory).filter { EmbeddedEntry.isValidID($0) } }
     }
 }

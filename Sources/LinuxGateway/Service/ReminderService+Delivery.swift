@@ -26,7 +26,7 @@ extension ReminderService {
             preferences = try context.store.loadSettled().preferences
         } catch {
             // A wake that is no attempt (its answer never needs the settings) records nothing.
-            if case .notDue(let why) = decide(reminder, preferences: NotificationPreferences(catalog: context.store.catalog), now: now) {
+            if case .notDue(let why) = decide(reminder, preferences: NotificationPreferences(), now: now) {
                 return unlogged(reminder, now: now, why.message)
             }
             return log(reminder.id, kind: .scheduled, now: now, .failed, "cannot read settings: \(error)")

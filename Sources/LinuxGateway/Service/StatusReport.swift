@@ -107,7 +107,7 @@ extension ReminderService {
             mistyped = PreferencesCodec.mistypedKeys(in: loaded.document, catalog: context.catalog)
         } catch {
             settingsProblem = error
-            preferences = NotificationPreferences(catalog: context.catalog)
+            preferences = NotificationPreferences()
         }
         let probe = context.probe()
         let placed = placement()

@@ -61,11 +61,10 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             guard let (id, tag) = SystemdUnits.parse(unitName: name), owner.owns(tag: tag) else { continue }
             guard let text = try ownFile(path(name)) else { continue }
             let isTimer = name.hasSuffix(".timer")
-            if tag == nil {
-                if isTimer { untagged[id, default: (nil, nil)].timer = text } else { untagged[id, default: (nil, nil)].service = text }
-            } else {
-                if isTimer { tagged[id, default: (nil, nil)].timer = text } else { tagged[id, default: (nil, nil)].service = text }
+            func add(_ units: inout [String: (timer: String?, service: String?)]) {
+                if isTimer { units[id, default: (nil, nil)].timer = text } else { units[id, default: (nil, nil)].service = text }
             }
+            if tag == nil { add(&untagged) } else { add(&tagged) }
         }
         var result: [String: String] = [:]
         for (id, pair) in tagged {
@@ -146,12 +145,12 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             }
         }
         // The default configuration's units replace the untagged ones of an earlier notif.
-        if owner.isDefault { try removeUnits(SystemdUnits.baseName(id, tag: nil)) }
+        if owner.isDefault { try removeUnits(named: SystemdUnits.baseName(id, tag: nil)) }
     }
 
     public func cancel(_ id: String) throws(GatewayError) {
-        try removeUnits(SystemdUnits.baseName(id, tag: owner.tag))
-        if owner.isDefault { try removeUnits(SystemdUnits.baseName(id, tag: nil)) }
+        try removeUnits(named: SystemdUnits.baseName(id, tag: owner.tag))
+        if owner.isDefault { try removeUnits(named: SystemdUnits.baseName(id, tag: nil)) }
     }
 
     // MARK: Every configuration's units (`notif reset --entries`)
@@ -170,12 +169,10 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
             guard name.hasSuffix(suffix), let (id, tag) = SystemdUnits.parse(unitName: name), tag != nil || known.contains(id) else { return }
             bases.insert(String(name.dropLast(suffix.count)))
         }
-        do {
+        try GatewayError.files { () throws(FileError) in
             try FileIO.names(in: Posix.join(unitDirectory, "timers.target.wants")).filter { $0.hasPrefix("notif-") }.forEach { leftover($0) }
             try FileIO.names(in: Posix.join(unitDirectory, "default.target.wants")).filter { $0.hasPrefix("notif-") }.forEach { leftover($0, suffix: ".service") }
             try FileIO.names(in: stampDirectory).filter { $0.hasPrefix("stamp-notif-") }.forEach { leftover(String($0.dropFirst("stamp-".count))) }
-        } catch {
-            throw GatewayError(error.description)
         }
         return bases.sorted()
     }
@@ -187,16 +184,10 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
         return line.map { CommandWords.systemd(execStart: String($0.dropFirst("ExecStart=".count))) }
     }
 
-    /// Removes `BASE`'s units whatever configuration they belong to (see `removeUnits`); whether
-    /// there was anything of notif's to remove.
-    public func removeUnits(named base: String) throws(GatewayError) -> Bool {
-        try removeUnits(base)
-    }
-
     /// Stops, disables and removes `BASE.timer` and `BASE.service` when notif wrote them, and the
-    /// timer's stamp. Returns whether any of them was there.
+    /// timer's stamp, whatever configuration they belong to. Returns whether any of them was there.
     @discardableResult
-    private func removeUnits(_ base: String) throws(GatewayError) -> Bool {
+    public func removeUnits(named base: String) throws(GatewayError) -> Bool {
         let timerName = base + ".timer", serviceName = base + ".service"
         let timer = path(timerName), service = path(serviceName), link = wantsLink(timerName), stamp = stampPath(timerName)
         let login = loginLink(serviceName)
@@ -282,12 +273,9 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     /// The text of a unit file notif wrote, nil when missing or not notif's. A file that is not the
     /// user's own is not read: another user (or a run as root) wrote it, so it is not notif's.
     private func ownFile(_ path: String) throws(GatewayError) -> String? {
-        let bytes: [UInt8]?
-        do {
+        let bytes = try GatewayError.files { () throws(FileError) -> [UInt8]? in
             guard try FileStatus.of(path)?.owner == geteuid() else { return nil }
-            bytes = try FileIO.read(path, limit: 1 << 16)
-        } catch {
-            throw GatewayError(error.description)
+            return try FileIO.read(path, limit: 1 << 16)
         }
         guard let bytes else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -295,27 +283,17 @@ public struct SystemdTimerGateway: LocalNotificationGateway {
     }
 
     private func write(_ text: String, to path: String) throws(GatewayError) {
-        do {
+        try GatewayError.files { () throws(FileError) in
             try FileIO.makeDirectory(unitDirectory)
             try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
-        } catch {
-            throw GatewayError(error.description)
         }
     }
 
     private func remove(_ path: String) throws(GatewayError) {
-        do {
-            try FileIO.remove(path)
-        } catch {
-            throw GatewayError(error.description)
-        }
+        try GatewayError.files { () throws(FileError) in try FileIO.remove(path) }
     }
 
     private func unitFileNames() throws(GatewayError) -> [String] {
-        do {
-            return try FileIO.names(in: unitDirectory).filter { $0.hasPrefix("notif-") }
-        } catch {
-            throw GatewayError(error.description)
-        }
+        return try GatewayError.files { () throws(FileError) in try FileIO.names(in: unitDirectory).filter { $0.hasPrefix("notif-") } }
     }
 }

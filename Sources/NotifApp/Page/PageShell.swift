@@ -26,7 +26,7 @@ struct PageShell {
                          + " `notif status` and `notif set` instead")
             return .usage
         }
-        var loaded = LoadedPreferences(preferences: NotificationPreferences(catalog: service.context.catalog))
+        var loaded = LoadedPreferences(preferences: NotificationPreferences())
         var problem: String?
         do {
             // A file that does not parse is looked at again after a quiet moment (it may be being written).

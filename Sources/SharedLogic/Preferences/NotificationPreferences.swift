@@ -14,8 +14,8 @@ public struct NotificationPreferences: Equatable, Sendable {
     /// The toggles that differ from their defaults, by command-line name.
     private var changedToggles: [String: Bool] = [:]
 
-    /// The defaults of every toggle of any table (`catalog` is accepted for callers that name theirs).
-    public init(catalog: NotifCatalog = .standard) {}
+    /// The defaults of every toggle of any table.
+    public init() {}
 
     public subscript(toggle: PreferenceToggle) -> Bool {
         get { changedToggles[toggle.name] ?? toggle.defaultValue }

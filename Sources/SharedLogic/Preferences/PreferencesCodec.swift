@@ -88,7 +88,7 @@ public enum PreferencesCodec {
             if !missing.isEmpty { throw .mistypedKey(key: member.key, meant: missing) }
         }
         let migrated = try PreferencesMigration.migrate(document)
-        var prefs = NotificationPreferences(catalog: catalog)
+        var prefs = NotificationPreferences()
         prefs.mode = try enumValue(migrated, "mode", default: prefs.mode)
         for toggle in catalog.toggles {
             prefs[toggle] = try bool(migrated, toggle.jsonKey, default: prefs[toggle])
