@@ -3,8 +3,8 @@ import Glibc
 import Storage
 
 /// A program run on this terminal in the foreground (an editor), waited for as `system()` waits:
-/// it shares the terminal and the process group, starts with every signal's default action and
-/// nothing blocked, and while it runs this process ignores Ctrl-C and Ctrl-\, so they reach the
+/// it shares the terminal and the process group (and no descriptor beyond the three streams),
+/// starts with every signal's default action and nothing blocked, and while it runs this process ignores Ctrl-C and Ctrl-\, so they reach the
 /// program alone. SIGTERM and SIGHUP sent to this process meanwhile are passed on to the program
 /// and what it started (a `sh -c` and its editor), which is then waited for: nothing is left
 /// running on the terminal, and the terminal's modes are put back. No deadline: a person is using it.
@@ -30,21 +30,6 @@ public enum ForegroundProgram {
             sigaction(SIGINT, &oldInterrupt, nil)
             sigaction(SIGQUIT, &oldQuit, nil)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), empty = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var changes: [String: String?] = [:]
-        for name in SpawnProcessRunner.withheldVariables { changes[name] = .some(nil) }
-        let cEnv = SpawnProcessRunner.environment(applying: changes)
-        defer { cEnv.forEach { free($0) } }
         // The terminal's modes as they were: put back once the program ended (an editor ended
         // by a signal may leave them raw, so that nothing typed echoes).
         var modes = termios()
@@ -52,8 +37,11 @@ public enum ForegroundProgram {
         defer { if terminal { tcsetattr(STDIN_FILENO, TCSADRAIN, &modes) } }
         let signals = notif_end_signals_catch()
         defer { notif_end_signals_release() }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], nil, &attributes, cArgs, cEnv)
+        // The terminal's three streams, and no other descriptor of this process.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let (rc, pid) = SpawnProcessRunner.launch(argv, actions: &actions, environment: [:], ownGroup: false)
         guard rc == 0 else { return (.notStarted(String(cString: strerror(rc))), nil) }
         let ended = notif_pidfd_open(pid)
         defer { if ended >= 0 { close(ended) } }
@@ -83,8 +71,8 @@ public enum ForegroundProgram {
                 }
             }
         }
-        let signal = status & 0x7f
-        return (signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal), passedOn)
+        let result = ProcessResult(waitStatus: status)
+        return (result.signal.map(Ending.signalled) ?? .exited(result.exitStatus ?? 0), passedOn)
     }
 
     /// `pid` and every process below it, parents first (the kernel's list of each one's children).

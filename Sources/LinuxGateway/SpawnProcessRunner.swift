@@ -29,12 +29,12 @@ public struct SpawnProcessRunner: ProcessRunner {
         // SIGPIPE (the write then fails with EPIPE). Children get the default action back.
         if input != nil { signal(SIGPIPE, SIG_IGN) }
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard makePipe(&inPipe) else { throw SpawnError(program: argv[0], code: errno) }
-        guard makePipe(&outPipe) else {
+        guard Self.makePipe(&inPipe) else { throw SpawnError(program: argv[0], code: errno) }
+        guard Self.makePipe(&outPipe) else {
             closeAll(inPipe)
             throw SpawnError(program: argv[0], code: errno)
         }
-        guard makePipe(&errPipe) else {
+        guard Self.makePipe(&errPipe) else {
             closeAll(inPipe + outPipe)
             throw SpawnError(program: argv[0], code: errno)
         }
@@ -72,9 +72,10 @@ public struct SpawnProcessRunner: ProcessRunner {
     static let busyRetries = Atomic<Int>(0)
 
     /// Starts `argv` as `launchOnce` does, trying again for about 1.3 s while the program is busy.
-    static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (Int32, pid_t) {
+    static func launch(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?],
+                       ownGroup: Bool = true) -> (Int32, pid_t) {
         passStandardStreamsOnly(&actions)
-        return retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment) }
+        return retryingWhileBusy { launchOnce(argv, actions: &actions, environment: environment, ownGroup: ownGroup) }
     }
 
     /// Ends `actions` (which set up stdin, stdout and stderr) by closing every other descriptor in
@@ -100,10 +101,12 @@ public struct SpawnProcessRunner: ProcessRunner {
         return started
     }
 
-    /// Starts `argv` (looked up on PATH) in its own process group with default signals, with
-    /// `actions` for its descriptors and this process's environment changed by `environment`,
-    /// the variables notif never passes on withheld. One attempt: posix_spawnp's result and the pid.
-    static func launchOnce(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?]) -> (code: Int32, pid: pid_t) {
+    /// Starts `argv` (looked up on PATH) in its own process group (unless `ownGroup` is false) with
+    /// default signals, with `actions` for its descriptors and this process's environment changed by
+    /// `environment`, the variables notif never passes on withheld. One attempt: posix_spawnp's
+    /// result and the pid.
+    static func launchOnce(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String?],
+                           ownGroup: Bool = true) -> (code: Int32, pid: pid_t) {
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var changes = environment
@@ -111,7 +114,7 @@ public struct SpawnProcessRunner: ProcessRunner {
         let cEnv = Self.environment(applying: changes)
         defer { cEnv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        let rc = withSpawnAttributes(ownGroup: ownGroup) { posix_spawnp(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
         return (rc, pid)
     }
 
@@ -194,7 +197,7 @@ public struct SpawnProcessRunner: ProcessRunner {
     }
 
     /// A pipe whose ends close on exec (the child gets only the dup2'd copies).
-    private func makePipe(_ fds: inout [Int32]) -> Bool {
+    static func makePipe(_ fds: inout [Int32]) -> Bool {
         guard pipe(&fds) == 0 else { return false }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return true

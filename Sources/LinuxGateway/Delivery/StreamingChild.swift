@@ -23,8 +23,8 @@ public final class StreamingChild {
     /// Starts `argv` (looked up in PATH) with `environment` changes.
     public init(_ argv: [String], environment: [String: String?]) throws(SpawnError) {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard Self.pipe(&out) else { throw SpawnError(program: argv[0], code: errno) }
-        guard Self.pipe(&err) else {
+        guard SpawnProcessRunner.makePipe(&out) else { throw SpawnError(program: argv[0], code: errno) }
+        guard SpawnProcessRunner.makePipe(&err) else {
             out.forEach { close($0) }
             throw SpawnError(program: argv[0], code: errno)
         }
@@ -123,11 +123,5 @@ public final class StreamingChild {
             if rc < 0 { status = 0 }   // already reaped elsewhere: nothing more to learn
             return
         }
-    }
-
-    private static func pipe(_ fds: inout [Int32]) -> Bool {
-        guard Glibc.pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
     }
 }

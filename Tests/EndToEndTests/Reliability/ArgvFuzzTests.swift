@@ -30,7 +30,7 @@ struct RawChild {
             for p in cArgs + cEnv { p?.deallocate() }
         }
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawn(&pid, cArgs[0]!, &actions, &$0, cArgs, cEnv) }
+        let rc = withSpawnAttributes { posix_spawn(&pid, cArgs[0]!, &actions, &$0, cArgs, cEnv) }
         guard rc == 0 else { throw E2EFailure("posix_spawn: \(String(cString: strerror(rc)))") }
         return RawChild(pid: pid, stdoutPath: out, stderrPath: err)
     }

@@ -26,7 +26,7 @@ final class BackgroundProcess {
         let cEnv = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawn(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
+        let rc = withSpawnAttributes { posix_spawn(&pid, argv[0], &actions, &$0, cArgs, cEnv) }
         guard rc == 0 else { throw E2EFailure("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
         self.pid = pid
     }

@@ -20,7 +20,7 @@ final class ProcessGroup {
         let cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/sbin:/usr/bin:/sbin:/bin"), nil]
         defer { cEnv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = withOwnGroupSpawnAttributes { posix_spawn(&pid, cArgs[0]!, &actions, &$0, cArgs, cEnv) }
+        let rc = withSpawnAttributes { posix_spawn(&pid, cArgs[0]!, &actions, &$0, cArgs, cEnv) }
         guard rc == 0 else { throw E2EFailure("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
         self.pid = pid
     }
