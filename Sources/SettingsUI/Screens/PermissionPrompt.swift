@@ -33,14 +33,8 @@ enum SoundList {
         let topRow = max(1, min(top, canvas.height - height - 1))
         Chrome.box(top: topRow, left: left, width: width, height: height, title: "Sound", state: state, on: &canvas)
         for (i, sound) in NotificationSound.allCases.enumerated() {
-            let row = topRow + 2 + i
-            let isSelected = sound == selected
-            let mark = sound == state.preferences.sound ? (state.unicode ? "●" : "*") : " "
-            let text = (isSelected ? (state.unicode ? "› " : "> ") : "  ") + mark + " " + sound.rawValue
-            canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: isSelected ? .focused : .dialog)
-            canvas.put(text, row: row, column: left + 2, role: isSelected ? .focused : .dialog)
-            canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .sound(sound)))
-            if isSelected { canvas.cursor = (row, left + 2) }
+            Chrome.choiceRow(sound.rawValue, saved: sound == state.preferences.sound, selected: sound == selected, row: topRow + 2 + i,
+                             left: left, width: width, target: .sound(sound), state: state, on: &canvas)
         }
         canvas.clear(row: canvas.height - 1, columns: 0..<canvas.width)
         Chrome.keyBar(state, context: .list, on: &canvas)

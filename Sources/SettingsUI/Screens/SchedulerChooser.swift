@@ -74,15 +74,9 @@ enum SchedulerChooser {
         let left = (canvas.width - width) / 2
         Chrome.box(top: top, left: left, width: width, height: height, title: "Scheduler", state: state, on: &canvas)
         for (i, choice) in choices.enumerated() {
-            let row = top + 2 + i
-            let isSelected = choice == selected
-            let mark = choice == state.preferences.scheduler ? (state.unicode ? "●" : "*") : " "
-            let usable = rowStatus(choice, state: state)
-            let text = (isSelected ? (state.unicode ? "› " : "> ") : "  ") + mark + " " + choice.rawValue.padding(to: 10) + usable
-            canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: isSelected ? .focused : .dialog)
-            canvas.put(TextWidth.truncate(text, to: inner, unicode: state.unicode), row: row, column: left + 2, role: isSelected ? .focused : .dialog)
-            canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: .scheduler(choice)))
-            if isSelected { canvas.cursor = (row, left + 2) }
+            Chrome.choiceRow(choice.rawValue.padding(to: 10) + rowStatus(choice, state: state), saved: choice == state.preferences.scheduler,
+                             selected: choice == selected, row: top + 2 + i, left: left, width: width, target: .scheduler(choice),
+                             state: state, on: &canvas)
         }
         Chrome.paragraph(reason(selected), row: top + 3 + choices.count, left: left + 2, width: inner, role: .dialog,
                          maxRows: reasonRows, state: state, on: &canvas)

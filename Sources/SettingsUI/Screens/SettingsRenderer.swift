@@ -53,6 +53,19 @@ enum Chrome {
         canvas.put(" " + text, row: canvas.height - 1, column: 0, role: .hint)
     }
 
+    /// One row of a list dialog between the box's sides `left` and `left + width - 1`: `› ` when
+    /// it is the selected one (which gets the cursor), `●` when it is the saved choice, then `text`.
+    static func choiceRow(_ text: String, saved: Bool, selected: Bool, row: Int, left: Int, width: Int, target: HitTarget,
+                          state: AppState, on canvas: inout Canvas) {
+        let u = state.unicode
+        let line = (selected ? (u ? "› " : "> ") : "  ") + (saved ? (u ? "●" : "*") : " ") + " " + text
+        let role: Role = selected ? .focused : .dialog
+        canvas.clear(row: row, columns: (left + 1)..<(left + width - 1), role: role)
+        canvas.put(TextWidth.truncate(line, to: width - 4, unicode: u), row: row, column: left + 2, role: role)
+        canvas.hotspots.append(Hotspot(row: row, columns: (left + 1)..<(left + width - 1), target: target))
+        if selected { canvas.cursor = (row, left + 2) }
+    }
+
     /// A framed box with its title centred in the top line; the inside is cleared.
     static func box(top: Int, left: Int, width: Int, height: Int, title: String, state: AppState, on canvas: inout Canvas) {
         let u = state.unicode
