@@ -20,24 +20,12 @@ final class DBusConnection {
 
     init(address: String, deadline: Double) throws(DBusError) {
         guard let socket = BusPeer.socket(of: address) else { throw DBusError("the bus address \(address.debugDescription) names no local socket") }
-        fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw DBusError("cannot make a socket: \(Posix.message(for: errno))") }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let name = Array(socket.name.utf8)
-        let offset = socket.abstract ? 1 : 0
-        guard name.count + offset < MemoryLayout.size(ofValue: addr.sun_path) else {
-            close(fd)
-            throw DBusError("the bus socket name is too long")
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { path in for (i, byte) in name.enumerated() { path[i + offset] = byte } }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + name.count + (socket.abstract ? 0 : 1))
-        let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
-        guard connected == 0 else {
-            let code = errno
-            close(fd)
+        let (connected, code) = UnixSocket.connect(socket.name, abstract: socket.abstract)
+        guard code == 0 else {
+            if connected >= 0 { close(connected) }
             throw DBusError("cannot connect to \(socket.name): \(Posix.message(for: code))")
         }
+        fd = connected
         // The one rule for a bus (`BusPeer`), asked of the socket connected: the user's or root's.
         if let peer = UnixSocket.peer(of: fd), !BusPeer.mayServe(peer.uid, uid: geteuid()) {
             close(fd)
