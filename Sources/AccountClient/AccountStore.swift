@@ -118,10 +118,8 @@ public struct AccountStore: Sendable {
     /// How many times showing each not yet shown server notification has failed (next to the
     /// shown ids), so a failing item is given up on after a few polls instead of retried forever.
     public func failedAttempts() -> [String: Int] {
-        guard let text = try? state.read(Self.attemptsFile), let doc = try? JSONParser.parse(text),
-              let members = doc.objectMembers else { return [:] }
         var result: [String: Int] = [:]
-        for member in members {
+        for member in state.objectMembers(Self.attemptsFile) {
             if let count = member.value.intValue, count > 0 { result[member.key] = count }
         }
         return result

@@ -22,6 +22,12 @@ public struct StateFiles: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The members of a state file that holds a JSON object; none when it is missing, unreadable
+    /// or not an object.
+    public func objectMembers(_ name: String) -> [JSONMember] {
+        (try? read(name)).flatMap { $0 }.flatMap { try? JSONParser.parse($0) }?.objectMembers ?? []
+    }
+
     /// Writes `text` unless the file already holds exactly that. Returns whether it wrote.
     @discardableResult
     public func write(_ name: String, _ text: String) throws(FileError) -> Bool {
@@ -49,10 +55,8 @@ public struct StateFiles: Sendable {
     /// The local day each reminder was last shown, and when: `{"ID": {"day": …, "at": …}}`
     /// (an earlier notif wrote the day alone, `{"ID": "2026-12-01"}`, which is read too).
     public func lastShown() -> [String: ShownDay] {
-        guard let text = try? read(Self.deliveredFile), let doc = try? JSONParser.parse(text),
-              let members = doc.objectMembers else { return [:] }
         var result: [String: ShownDay] = [:]
-        for member in members {
+        for member in objectMembers(Self.deliveredFile) {
             if let day = member.value.stringValue.flatMap(CivilDate.init) {
                 result[member.key] = ShownDay(day: day)
             } else if let day = member.value["day"]?.stringValue.flatMap(CivilDate.init) {
@@ -81,10 +85,8 @@ public struct StateFiles: Sendable {
     public static let entrySinceFile = "entry-since.json"
 
     public func entrySince() -> [String: EntrySince] {
-        guard let text = try? read(Self.entrySinceFile), let doc = try? JSONParser.parse(text),
-              let members = doc.objectMembers else { return [:] }
         var result: [String: EntrySince] = [:]
-        for member in members {
+        for member in objectMembers(Self.entrySinceFile) {
             if let since = member.value.stringValue.flatMap(EntrySince.init(text:)) { result[member.key] = since }
         }
         return result
