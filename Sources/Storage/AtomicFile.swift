@@ -10,11 +10,7 @@ public enum AtomicFile {
         let temp = Posix.join(directory, temporaryPrefix(of: path) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         if fd < 0 { throw FileError("write", path, code: errno) }
-        var failure: FileError?
-        if fchmod(fd, mode) != 0 || !Posix.writeAll(fd, bytes) || fsync(fd) != 0 {
-            failure = FileError("write", path)
-        }
-        if close(fd) != 0 && failure == nil { failure = FileError("write", path) }
+        var failure = fill(fd, with: bytes, mode: mode, path: path)
         if failure == nil && rename(temp, path) != 0 { failure = FileError("replace", path) }
         if let failure {
             unlink(temp)
@@ -27,14 +23,19 @@ public enum AtomicFile {
     public static func create(_ bytes: [UInt8], at path: String, mode: mode_t = 0o600) throws(FileError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         if fd < 0 { throw FileError("create", path) }
-        var failure: FileError?
-        if fchmod(fd, mode) != 0 || !Posix.writeAll(fd, bytes) || fsync(fd) != 0 { failure = FileError("write", path) }
-        if close(fd) != 0 && failure == nil { failure = FileError("write", path) }
-        if let failure {
+        if let failure = fill(fd, with: bytes, mode: mode, path: path) {
             unlink(path)
             throw failure
         }
         syncDirectory(Posix.directory(of: path))
+    }
+
+    /// Gives the new file `fd` its mode and `bytes`, syncs and closes it; why not, for `path`.
+    private static func fill(_ fd: Int32, with bytes: [UInt8], mode: mode_t, path: String) -> FileError? {
+        var failure: FileError?
+        if fchmod(fd, mode) != 0 || !Posix.writeAll(fd, bytes) || fsync(fd) != 0 { failure = FileError("write", path) }
+        if close(fd) != 0 && failure == nil { failure = FileError("write", path) }
+        return failure
     }
 
     /// `.NAME.tmp-`: how the temp files of `path` begin (then `PID-RANDOM`).
