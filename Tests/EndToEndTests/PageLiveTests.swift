@@ -79,6 +79,28 @@ import TestSupport
         #expect(try b.finished().status == 0)
     }
 
+    /// A hand edit that turns the reminder on is applied by the open page (nobody else would
+    /// apply it), and one that turns it off again removes the entry.
+    @Test func aHandEditIsApplied() throws {
+        let sandbox = Sandbox()
+        try sandbox.daemonStartsAtLogin()
+        let before = "{\"onboardingCompleted\": true, \"permission\": \"granted\""
+        try sandbox.write(before + "}", to: sandbox.settingsPath)
+        let pane = try open(sandbox)
+        try pane.waitFor("Next reminder: none — off (Tips & Updates is off)")
+        func installed() throws -> String {
+            row("Installed", in: try sandbox.notif(["status"], ["PATH": "/nonexistent", "NOTIF_SCHEDULER": "embedded"]).stdout)
+        }
+        try Data((before + ", \"tipsAndUpdates\": true}").utf8).write(to: URL(fileURLWithPath: sandbox.settingsPath))
+        try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains(" 09:00") }
+        #expect(try installed() == "tips-and-updates")
+        try Data((before + ", \"tipsAndUpdates\": false}").utf8).write(to: URL(fileURLWithPath: sandbox.settingsPath))
+        try pane.waitForLine(containing: "Next reminder:", seconds: 3) { $0.contains("off (Tips & Updates is off)") }
+        #expect(try waitUntil(5) { try installed() == "nothing" }, "the entry stayed")
+        try pane.send("q")
+        #expect(try pane.finished().status == 0)
+    }
+
     @Test func aHandEditAndADeliveryShow() throws {
         let sandbox = Sandbox()
         try sandbox.write("{\"onboardingCompleted\": true, \"permission\": \"granted\"}", to: sandbox.settingsPath)

@@ -217,13 +217,17 @@ import SharedLogic
         assertSnapshot(s.canvas, named: "settings-problem-minimum")
     }
 
-    @Test func whatOthersChangeIsShownAndTheSchedulerReadAgain() {
+    /// Settings another process saved (a hand edit, say) are shown and applied: nobody else may
+    /// apply them. Changes to the schedule and deliveries are read again.
+    @Test func whatOthersChangeIsShownAppliedAndTheSchedulerReadAgain() {
         var s = fresh()
         #expect(s.send(.changedElsewhere(.settings)) == [.reloadPreferences])
         #expect(s.send(.preferencesReloaded(s.state.savedPreferences)).isEmpty, "nothing new: nothing to do")
         let other = NotificationPreferences.with { $0[.tipsAndUpdates] = true; $0.permission = .granted }
-        #expect(s.send(.preferencesReloaded(other)) == [.refreshStatus])
+        #expect(s.send(.preferencesReloaded(other)) == [.apply(choosing: false)])
         #expect(s.state.preferences == other)
+        #expect(s.send(.applied(status: .cronFiring, problem: nil)).isEmpty)
+        #expect(s.send(.changedElsewhere(.schedule)) == [.refreshStatus])
         #expect(s.send(.changedElsewhere(.schedule)).isEmpty, "one read at a time; another waits")
         #expect(s.send(.statusRefreshed(.cronFiring)) == [.refreshStatus])
         #expect(s.send(.statusRefreshed(nil)).isEmpty)

@@ -57,22 +57,22 @@ public enum SettingsApp {
                 next.notice = Notice(notice)
             }
             if next.settingsProblem != nil {
-                // It reads again (fixed, edited or reset): these settings are the ones in force
-                // now, so the scheduler is brought in line with them, as `notif edit` does.
+                // It reads again (fixed, edited or reset).
                 next.settingsProblem = nil
                 if next.notice == .stillUnreadable { next.notice = nil }
                 if case .resetSettings? = next.dialog { next.dialog = nil }
-                next.savedPreferences = preferences
-                next.showSavedWithChanges()
-                next.requestScheduling(.apply(choosing: false), effects: &effects)
-                break
+            } else {
+                // This page's own save read back: nothing new.
+                guard preferences != next.savedPreferences else { break }
+                if next.notice?.untilNextApply == true { next.notice = nil }
             }
-            // What another process saved, with this page's changes not saved yet still on top.
-            guard preferences != next.savedPreferences else { break }
-            if next.notice?.untilNextApply == true { next.notice = nil }
+            // The settings in force now (another process saved them, a hand edit, a file fixed or
+            // reset), with this page's changes not saved yet still on top. The scheduler is
+            // brought in line with them, as `notif edit` and `notif daemon` do: a hand edit has
+            // nobody else to apply it, and after a `notif set` this apply finds nothing to change.
             next.savedPreferences = preferences
             next.showSavedWithChanges()
-            next.requestScheduling(.refresh, effects: &effects)
+            next.requestScheduling(.apply(choosing: false), effects: &effects)
         case .settingsUnreadable(let problem):
             // In place of the settings until it reads again; what was open over them closes.
             // The same problem again (`r` before it was fixed) is said; a new one shows itself.
