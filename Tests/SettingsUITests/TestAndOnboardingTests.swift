@@ -47,6 +47,17 @@ import TestSupport
         }
     }
 
+    /// On, but on a scheduler that cannot fire it: the wizard says so, as the page's status
+    /// area will, rather than only that it is on (trial 37).
+    @Test func onboardingSaysWhenTheReminderCannotFire() {
+        var stopped = SchedulerStatus(scheduler: .embedded, installed: ["tips-and-updates"], nextFire: SchedulerStatus.nine)
+        stopped.facts.schedulerCannotFire = .daemonNotRunning
+        var s = Script(AppState.start(preferences: .tipsOnAndAllowed, status: stopped, size: TerminalSize(width: 80, height: 24),
+                                      unicode: true, onboarding: true))
+        s.press(.enter)
+        #expect(s.screen.contains("Next reminder: none — cannot fire: notif daemon is not running"), "\(s.screen)")
+    }
+
     /// Tips & Updates turned on before the first page (`notif set tips-and-updates on`): the
     /// wizard says it is on and offers only to go on, not to turn it on.
     @Test func onboardingDoesNotOfferToTurnOnWhatIsAlreadyOn() {
@@ -57,6 +68,7 @@ import TestSupport
         #expect(s.state.onboardingStep == .guestReminders)
         #expect(s.state.wizardButtons == [.next] && s.state.wizardFocus == .next)
         #expect(s.screen.contains("Tips & Updates is on: a daily reminder at 09:00"), "\(s.screen)")
+        #expect(s.screen.contains("Next reminder: Mon 30 Nov 09:00"), "\(s.screen)")
         #expect(!s.screen.contains("Turn on Tips & Updates"), "\(s.screen)")
         #expect(s.press(.enter) == [.commit([.onboardingCompleted])])
         #expect(s.state.screen == .page && s.state.preferences[.tipsAndUpdates])

@@ -47,8 +47,10 @@ enum OnboardingScreen {
                 "p on the Notifications page changes the permission; every other setting is there too.",
             ]
         case .guestReminders where on:
+            // What the page's status area will say: whether it fires, or why it cannot yet.
             text = [
                 "\(offered.title) is on: a \(offered.recurrence.adjective) reminder at \(offered.time), your local time.",
+                "Next reminder: " + NextReminderText.describe(state.preferences, state.status, unicode: state.unicode),
                 "You can change it, and every other setting, on the Notifications page.",
             ]
         case .guestReminders:
