@@ -43,7 +43,13 @@ extension Commands {
             output.error("some entries are still there and may still fire; \(commands.joined(separator: " and ")) \(commands.count > 1 ? "try" : "tries") again")
             return .failure
         }
-        output.line("Your settings are kept; `notif apply` schedules the reminders again.")
+        // Where this configuration may have no entry at all (its places fail the trust rule), the
+        // settings are kept and apply says why it schedules nothing.
+        if context.executable.flatMap(service.untrusted(program:)) == nil {
+            output.line("Your settings are kept; `notif apply` schedules the reminders again.")
+        } else {
+            output.line("Your settings are kept.")
+        }
         return listProblems.isEmpty ? .success : .failure
     }
 

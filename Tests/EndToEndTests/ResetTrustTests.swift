@@ -20,6 +20,24 @@ import TestSupport
         ((try? FileManager.default.contentsOfDirectory(atPath: home + "/.config/systemd/user")) ?? []).filter { $0.hasPrefix("notif-") }.sorted()
     }
 
+    /// Places under /tmp (a directory of one's own in a folder every user may write) fail the
+    /// trust rule, so apply writes no entry there (trial 37): reset skips them and says why,
+    /// succeeds, and does not promise that `notif apply` schedules the reminders again.
+    @Test func placesUnderTmpAreSkippedWithoutAPromise() throws {
+        let sandbox = Sandbox()
+        let own = "/tmp/notif-reset-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: own) }
+        let places = ["XDG_CONFIG_HOME": own + "/config", "XDG_STATE_HOME": own + "/state", "NOTIF_SCHEDULER": "embedded"]
+        #expect(try sandbox.notif(["permission", "allow"], places).status == 0)
+        let on = try sandbox.notif(["set", "tips-and-updates", "on"], places)
+        #expect(on.status == 1 && on.stdout.contains("NOT scheduled"), "\(on)")
+        let reset = try sandbox.notif(["reset", "--entries"], places)
+        #expect(reset.status == 0, "\(reset)")
+        #expect(reset.stdout.contains("skipped \(own)/state, since /tmp may be written by every user"), "\(reset)")
+        #expect(reset.stdout.contains("Your settings are kept.\n") && !reset.stdout.contains("`notif apply` schedules"), "\(reset)")
+    }
+
     /// Finding 3: B left `su` waiting at its password prompt with HOME and XDG_* naming A's
     /// directories and a daemon lock B holds; `su` keeps euid 0, so root's reset took it for a
     /// daemon of root's and removed A's units and enable link. A daemon of the caller has the
