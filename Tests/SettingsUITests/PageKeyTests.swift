@@ -110,9 +110,9 @@ import SharedLogic
     /// Every key the page answers is in its key bar when the bar has room; at 80 columns the
     /// most important ones stay.
     @Test func theKeyBarListsEveryPageKeyWhenThereIsRoom() {
-        let wide = KeyMap.bar(for: .page, width: 200, unicode: true, showRetry: false)
+        let wide = KeyMap.bar(for: .page, width: 200, unicode: true, omitting: [.retry])
         #expect(wide == "↑↓ move  Space toggle  ←→ off/on  p permission  s scheduler  t test  H history  ? help  q quit", "\(wide)")
-        let narrow = KeyMap.bar(for: .page, width: 78, unicode: true, showRetry: false)
+        let narrow = KeyMap.bar(for: .page, width: 78, unicode: true, omitting: [.retry])
         #expect(narrow == "↑↓ move  Space toggle  p permission  t test  H history  ? help  q quit", "\(narrow)")
     }
 
@@ -205,6 +205,9 @@ import SharedLogic
         #expect(small.screen.contains("lines 4–23 of \(total), ↑↓ more above and below"), "\(small.screen)")
         for _ in 0..<total { top.press(.down) }
         #expect(top.screen.contains("lines \(total - 19)–\(total) of \(total), ↑ more above"), "\(top.screen)")
+        #expect(HelpScreen.moreLine(start: 3, visible: 20, total: 48, unicode: false) == "lines 4-23 of 48, Up/Down more above and below")
+        // Enter opens a History entry; the help's key bar does not offer it.
+        #expect(!top.canvas.text(ofRow: top.canvas.height - 1).contains("Enter"), "\(top.screen)")
     }
 
     @Test func historyScreenLoadsAndListsNewestFirst() {

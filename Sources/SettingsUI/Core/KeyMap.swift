@@ -132,13 +132,14 @@ public enum KeyMap {
     }
 
     /// The bottom bar for `context`: the most important entries that fit in `width`, in table order.
-    public static func bar(for context: KeyContext, width: Int, unicode: Bool, showRetry: Bool) -> String {
+    /// `omitting`: commands that do nothing here now (`r` with nothing to retry, Enter on Help).
+    public static func bar(for context: KeyContext, width: Int, unicode: Bool, omitting: Set<Command> = []) -> String {
         var texts: [String?] = Array(repeating: nil, count: bindings.count)
         var priorities: [Int] = Array(repeating: Int.max, count: bindings.count)
         for index in bindings.indices {
             let binding = bindings[index]
             guard binding.contexts.contains(context), let bar = binding.bar else { continue }
-            if binding.command == .retry && !showRetry { continue }
+            if omitting.contains(binding.command) { continue }
             texts[index] = unicode ? bar.unicode : bar.ascii
             priorities[index] = barPriority(binding.command)
         }

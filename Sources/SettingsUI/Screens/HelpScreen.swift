@@ -25,7 +25,7 @@ enum HelpScreen {
         let end = min(total, start + visible)
         let dash = unicode ? "–" : "-"
         let (up, down) = unicode ? ("↑", "↓") : ("Up", "Down")
-        let more = start == 0 ? "\(down) more below" : end == total ? "\(up) more above" : "\(up)\(down) more above and below"
+        let more = start == 0 ? "\(down) more below" : end == total ? "\(up) more above" : "\(up)\(unicode ? "" : "/")\(down) more above and below"
         return "lines \(start + 1)\(dash)\(end) of \(total), \(more)"
     }
 

@@ -48,8 +48,10 @@ enum Chrome {
     }
 
     static func keyBar(_ state: AppState, context: KeyContext, on canvas: inout Canvas) {
-        let text = KeyMap.bar(for: context, width: canvas.width - 2, unicode: state.unicode,
-                              showRetry: state.error != nil || state.entriesDifferFromWanted)
+        var omitting: Set<Command> = state.error != nil || state.entriesDifferFromWanted ? [] : [.retry]
+        // Enter opens a History entry; on Help it does nothing.
+        if case .help = state.screen { omitting.insert(.activate) }
+        let text = KeyMap.bar(for: context, width: canvas.width - 2, unicode: state.unicode, omitting: omitting)
         canvas.put(" " + text, row: canvas.height - 1, column: 0, role: .hint)
     }
 
