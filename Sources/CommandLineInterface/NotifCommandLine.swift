@@ -232,10 +232,10 @@ public enum NotifCommandLine {
                 there, when something could not be removed (it may still fire).
                 """, options: [
                     OptionDeclaration("--entries", summary: """
-                        remove every notif block from your crontab (your own lines stay as they were), every \
-                        notif systemd user timer and service (with their enable links and stamps; stopped \
-                        first when a user manager runs), the built-in schedules and the autostart entries of \
-                        `notif daemon`
+                        remove every entry notif wrote: every notif block from your crontab (your own lines \
+                        stay as they were), every notif systemd user timer and service (with their enable \
+                        links and stamps; stopped first when a user manager runs), the built-in schedules and \
+                        the autostart entries of `notif daemon`
                         """),
                 ], required: ["--entries"]),
             CommandDeclaration("account", summary: "Account projects: log in to the server, log out, show the device registration", details: """

@@ -27,18 +27,18 @@ import SharedLogic
         ("notif permission ", ["allow", "deny", "reset", "status"]),
         ("notif history --l", ["--limit"]),
         ("notif history -n 5 --j", ["--json"]),
-        ("notif status --", ["--json", "--scheduler", "--help", "--version"]),
-        ("notif history -", ["-n", "--limit", "--json", "--scheduler", "-h", "--help", "-V", "--version"]),
+        ("notif status --", ["--json", "--scheduler", "--help"]),
+        ("notif history -", ["-n", "--limit", "--json", "--scheduler", "-h", "--help"]),
         ("notif reset ", ["--entries"]),
         ("notif account login ", ["--server"]),
         ("notif account ", ["login", "logout", "status"]),
         ("notif account login --s", ["--server", "--scheduler"]),
-        ("notif daemon --", ["--poll-interval", "--install-autostart", "--remove-autostart", "--scheduler", "--help", "--version"]),
+        ("notif daemon --", ["--poll-interval", "--install-autostart", "--remove-autostart", "--scheduler", "--help"]),
         ("notif deliver ", LocalReminders.all.map(\.id)),
         ("notif completion ", ["bash", "zsh", "fish"]),
         ("notif help a", ["apply", "account"]),
         ("notif e", ["edit"]),
-        ("notif edit --", ["--scheduler", "--help", "--version"]),
+        ("notif edit --", ["--scheduler", "--help"]),
         ("notif set sound bell ", []),
         ("notif --version ", []),
         ("notif -V --", []),
@@ -50,8 +50,10 @@ import SharedLogic
     /// options after `-`, each option's values, each argument's words after good earlier
     /// ones, and the command's own options where no argument is wanted (`notif reset `).
     static func walk(_ declaration: CommandLineDeclaration) -> [(String, [String])] {
-        let globals = CommandLineDeclaration.spellings(declaration.globalOptions)
-        var cases: [(String, [String])] = [("notif -", globals), ("notif ", declaration.visibleCommands.map(\.name))]
+        // `--version` goes alone (the parser refuses it after a command): offered before one only.
+        let globals = CommandLineDeclaration.spellings(declaration.globalOptions.filter { $0.long != "--version" })
+        var cases: [(String, [String])] = [("notif -", CommandLineDeclaration.spellings(declaration.globalOptions)),
+                                           ("notif ", declaration.visibleCommands.map(\.name))]
         func values(_ options: [OptionDeclaration], after path: String) {
             for option in options {
                 guard let value = option.value else { continue }

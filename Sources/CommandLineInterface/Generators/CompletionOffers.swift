@@ -60,7 +60,10 @@ extension CommandLineDeclaration {
         var arguments: [String] = []
         var ended = false
         var index = 0
-        func options() -> [OptionDeclaration] { globalOptions + (command.map { $0.subcommands.isEmpty ? $0.options : [] } ?? []) }
+        // `--version` goes alone: offered before a command only, and nothing after it.
+        func options() -> [OptionDeclaration] {
+            command == nil ? globalOptions : globalOptions.filter { !Self.alone.contains($0.long) } + (command!.subcommands.isEmpty ? command!.options : [])
+        }
         func valued(_ word: String) -> OptionDeclaration? {
             options().first { $0.value != nil && ($0.long == word || $0.short == word) }
         }
@@ -89,7 +92,8 @@ extension CommandLineDeclaration {
         }
         // `--option=` for an option that takes no value, a command notif does not have, or after
         // `--version` (which takes nothing after it): nothing.
-        guard !unknown, !valueOnly, !before.contains(where: { $0 == "--version" || $0 == "-V" }) else { return [] }
+        let aloneGiven = globalOptions.contains { option in Self.alone.contains(option.long) && (before.contains(option.long) || option.short.map(before.contains) == true) }
+        guard !unknown, !valueOnly, !aloneGiven else { return [] }
         // An option given already, or one that cannot go with one given, is not offered again.
         let given = Set(before.map { $0.prefix { $0 != "=" } }.map(String.init))
         let clashing = Set((command?.exclusive ?? []).filter { !given.isDisjoint(with: $0) }.joined())
@@ -120,6 +124,9 @@ extension CommandLineDeclaration {
         }
         return ended ? [] : spellings(command.options)
     }
+
+    /// Options that take no command or arguments (the parser refuses `notif status --version`).
+    static let alone: Set<String> = ["--version"]
 
     /// An option's summary up to its first pause, to show beside it.
     static func shortSummary(_ summary: String) -> String {
