@@ -79,7 +79,10 @@ public enum NotifCommandLine {
                     OptionDeclaration("--json", summary: """
                         one JSON object with the keys mode, preferences, permission, scheduler (the one in \
                         use), schedulerChoice (the saved choice), planned, installed, inSync, nextReminder \
-                        (ISO 8601 with offset, or null) and lastDelivery, plus holder (the scheduler installed \
+                        (ISO 8601 with offset, or null) and lastDelivery, plus lastAttempt (the last \
+                        attempt when it is not lastDelivery: one that waits, was missed, failed or was skipped; \
+                        or null), \
+                        waiting (a waiter waits now to send it), holder (the scheduler installed \
                         was read from: where the last apply put the entries), schedulerForced, \
                         schedulerReason, schedulers, schedulerState, outOfSync, firing (reminder id to the \
                         Fires: words), firingSchedule (the same as facts: the scheduler, its times and \

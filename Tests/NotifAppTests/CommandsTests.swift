@@ -156,6 +156,11 @@ import Testing
             return
         }
         #expect(why.first?.value == .string("daemonNotRunning"), "\(why)")
+        // `status --help` names every key (trial 37: lastAttempt and waiting were missing).
+        let help = NotifCommandLine.declaration.command("status")!.options.first { $0.long == "--json" }!.summary
+        for member in members {
+            #expect(help.contains(member.key + " ") || help.contains(member.key + ",") || help.contains(member.key + ")"), "status --help does not name \(member.key)")
+        }
     }
 
     @Test func deliveringAnUnknownReminderIsBadUsage() {
