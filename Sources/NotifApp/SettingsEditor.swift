@@ -95,10 +95,15 @@ struct SettingsEditor {
                     return giveUp(copy, start: start, error.description)
                 }
             }
-            output.err("Edit again (e), or keep the old settings.json and drop this edit (k)? [e] ")
-            guard let answer = readAnswer()?.lowercased().drop(while: { $0 == " " || $0 == "\t" }) else {
-                return giveUp(copy, start: start, "no answer")
-            }
+            var answer: Substring = ""
+            repeat {
+                if !answer.isEmpty { output.err("Type e to edit again, or k to keep the old settings.json.\n") }
+                output.err("Edit again (e), or keep the old settings.json and drop this edit (k)? [e] ")
+                guard let said = readAnswer()?.lowercased().drop(while: { $0 == " " || $0 == "\t" }) else {
+                    return giveUp(copy, start: start, "no answer")
+                }
+                answer = said.isEmpty ? "e" : said
+            } while !answer.hasPrefix("e") && !answer.hasPrefix("k")
             if answer.hasPrefix("k") {
                 try? FileIO.remove(copy)
                 output.line("\(path) was not changed; the edit was dropped.")

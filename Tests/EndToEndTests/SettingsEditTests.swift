@@ -31,6 +31,9 @@ import TestSupport
         let said = try pane.waitFor("Edit again (e), or keep the old settings.json")
         #expect(said.contains("the edited settings.json line 5, column 41: a comma before } — remove it"), "\(said)")
         #expect(sandbox.read(sandbox.settingsPath) == Self.start, "nothing replaced yet")
+        // Another answer is asked again, with what to type.
+        try pane.send("x", "Enter")
+        _ = try pane.waitFor("Type e to edit again, or k to keep the old settings.json.")
         try pane.send("e", "Enter")
         _ = try pane.waitFor("settings.edit-")
         try pane.send(keys: ["-l", #":%s/"tipsAndUpdates": true,/"tipsAndUpdates": true/"#])
