@@ -87,7 +87,7 @@ struct Commands {
         rows.append(("Scheduler", scheduler))
         // Each scheduler, indented under the one in use (no colon: these are not rows of their own).
         for usability in report.schedulers {
-            rows.append(("  " + usability.choice.rawValue, usability.state.word + ": " + usability.reason))
+            rows.append(("  " + usability.choice.rawValue, usability.state.label + ": " + usability.reason))
         }
         if report.settingsProblem == nil {
             rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))

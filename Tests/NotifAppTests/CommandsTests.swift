@@ -138,6 +138,8 @@ import Testing
         let run = commands(fixture, captured)
         #expect(run.status(json: false) == .success)
         #expect(captured.out.contains("off (09:00 daily when on)"), "\(captured.out)")
+        // Each scheduler in the chooser's words (not the JSON's ready, waiting, unusable).
+        #expect(captured.out.contains("  embedded") && captured.out.contains("not usable: fires only while `notif daemon` runs"), "\(captured.out)")
         #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
         captured.out = ""
         #expect(run.status(json: true) == .success)

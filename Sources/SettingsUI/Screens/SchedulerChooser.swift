@@ -47,11 +47,7 @@ enum SchedulerChooser {
             case .ready: return inUse
             }
         }
-        switch option.state {
-        case .unusable: return "not usable"
-        case .waiting: return "usable, not running yet"
-        case .ready: return choice == .auto ? "notif picks" : "usable"
-        }
+        return choice == .auto ? "notif picks" : option.state.label
     }
 
     static func draw(_ state: AppState, selected: SchedulerPreference, on canvas: inout Canvas) {

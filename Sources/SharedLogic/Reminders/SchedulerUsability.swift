@@ -19,6 +19,15 @@ public struct SchedulerUsability: Equatable, Sendable {
             case .unusable: return "unusable"
             }
         }
+
+        /// `usable`, `usable, not running yet`, `not usable`: as `status` and the page's chooser say it.
+        public var label: String {
+            switch self {
+            case .ready: return "usable"
+            case .waiting: return "usable, not running yet"
+            case .unusable: return "not usable"
+            }
+        }
     }
 
     public var choice: SchedulerPreference
