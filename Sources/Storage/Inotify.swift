@@ -9,12 +9,6 @@ public final class Inotify {
         public var watch: Int32
         public var mask: UInt32
         public var name: String
-
-        public init(watch: Int32, mask: UInt32, name: String) {
-            self.watch = watch
-            self.mask = mask
-            self.name = name
-        }
     }
 
     public let fd: Int32
