@@ -4,10 +4,11 @@ import Storage
 
 /// A program run on this terminal in the foreground (an editor), waited for as `system()` waits:
 /// it shares the terminal and the process group (and no descriptor beyond the three streams),
-/// starts with every signal's default action and nothing blocked, and while it runs this process ignores Ctrl-C and Ctrl-\, so they reach the
-/// program alone. SIGTERM and SIGHUP sent to this process meanwhile are passed on to the program
-/// and what it started (a `sh -c` and its editor), which is then waited for: nothing is left
-/// running on the terminal, and the terminal's modes are put back. No deadline: a person is using it.
+/// starts with every signal's default action and nothing blocked, and while it runs this process
+/// ignores Ctrl-C and Ctrl-\, so they reach the program alone. SIGTERM and SIGHUP sent to this
+/// process meanwhile are passed on to the program and what it started (a `sh -c` and its editor),
+/// which is then waited for: nothing is left running on the terminal, and the terminal's modes
+/// are put back. No deadline: a person is using it.
 public enum ForegroundProgram {
     /// How the program ended.
     public enum Ending: Equatable, Sendable {

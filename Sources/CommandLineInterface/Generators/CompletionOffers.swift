@@ -62,7 +62,8 @@ extension CommandLineDeclaration {
         var index = 0
         // `--version` goes alone: offered before a command only, and nothing after it.
         func options() -> [OptionDeclaration] {
-            command == nil ? globalOptions : globalOptions.filter { !Self.alone.contains($0.long) } + (command!.subcommands.isEmpty ? command!.options : [])
+            guard let command else { return globalOptions }
+            return globalOptions.filter { !Self.alone.contains($0.long) } + (command.subcommands.isEmpty ? command.options : [])
         }
         func valued(_ word: String) -> OptionDeclaration? {
             options().first { $0.value != nil && ($0.long == word || $0.short == word) }
@@ -92,7 +93,9 @@ extension CommandLineDeclaration {
         }
         // `--option=` for an option that takes no value, a command notif does not have, or after
         // `--version` (which takes nothing after it): nothing.
-        let aloneGiven = globalOptions.contains { option in Self.alone.contains(option.long) && (before.contains(option.long) || option.short.map(before.contains) == true) }
+        let aloneGiven = globalOptions.contains { option in
+            Self.alone.contains(option.long) && (before.contains(option.long) || option.short.map(before.contains) == true)
+        }
         guard !unknown, !valueOnly, !aloneGiven else { return [] }
         // An option given already, or one that cannot go with one given, is not offered again.
         let given = Set(before.map { $0.prefix { $0 != "=" } }.map(String.init))
