@@ -124,7 +124,8 @@ public struct EmbeddedScheduler: LocalNotificationGateway {
     }
 
     private func read(_ name: String) throws(GatewayError) -> String? {
-        return try GatewayError.files { () throws(FileError) in try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true).map { String(decoding: $0, as: UTF8.self) } }
+        let bytes = try GatewayError.files { () throws(FileError) in try FileIO.read(Posix.join(directory, name), limit: 1 << 16, own: true) }
+        return bytes.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Entry file names (temporary files of an interrupted write start with a dot and are skipped).
