@@ -86,8 +86,10 @@ struct Commands {
         let scheduler = report.choice.kind.map { $0.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))") } ?? "none"
         rows.append(("Scheduler", scheduler))
         // Each scheduler, indented under the one in use (no colon: these are not rows of their own).
+        let inUse = report.reminders.scheduler ?? report.choice.kind
         for usability in report.schedulers {
-            rows.append(("  " + usability.choice.rawValue, usability.state.label + ": " + usability.reason))
+            let label = usability.label(inUse: usability.choice.rawValue == inUse?.rawValue, forThisRun: report.choice.forced)
+            rows.append(("  " + usability.choice.rawValue, label + ": " + usability.reason))
         }
         if report.settingsProblem == nil {
             rows.append(("Planned", report.planned.isEmpty ? "nothing" : report.planned.joined(separator: ", ")))
@@ -109,6 +111,7 @@ struct Commands {
         rows.append(("Next reminder", (report.reminders.owedWords ?? "")
             + (report.nextReminder.map { next in
                 when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
+                    + (report.schedulers.first { $0.choice.rawValue == report.reminders.scheduler?.rawValue }?.once.map { ", " + $0 } ?? "")
             } ?? report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) + ": it is sent as soon as one comes, until the day ends" }
               ?? "none — \(report.noReminderReason ?? "nothing planned")")))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))

@@ -166,6 +166,21 @@ import Storage
         #expect(state(.embedded, probe()) == .unusable)
         #expect(SchedulerUsability.of(.embedded, probe: probe()).reason.contains("`notif daemon --install-autostart`"))
         #expect(SchedulerUsability.all(probe: probe()).map(\.choice) == [.systemd, .cron, .embedded])
+        // What entries of one not running yet wait for, said after their time; none otherwise.
+        #expect(SchedulerUsability.of(.cron, probe: probe()).once == "once the cron daemon runs")
+        #expect(SchedulerUsability.of(.systemd, probe: probe(booted: true)).once == "once your systemd user manager starts at your next login")
+        #expect(SchedulerUsability.of(.embedded, probe: probe(autostart: true)).once == "once `notif daemon` starts at your next desktop login")
+        #expect([SchedulerUsability.of(.cron, probe: probe(cronDaemon: true)), .of(.embedded, probe: probe())].allSatisfy { $0.once == nil })
+    }
+
+    /// One set of words for `status` and the chooser; the one in use says so first.
+    @Test func eachStateHasOneLabel() {
+        let cron = SchedulerUsability.of(.cron, probe: probe())
+        #expect(cron.label(inUse: false) == "usable, not running yet" && cron.label(inUse: true) == "in use, not running yet")
+        let embedded = SchedulerUsability.of(.embedded, probe: probe())
+        #expect(embedded.label(inUse: false) == "not usable" && embedded.label(inUse: true, forThisRun: true) == "in use for this run, cannot fire")
+        let running = SchedulerUsability.of(.cron, probe: probe(cronDaemon: true))
+        #expect(running.label(inUse: false) == "usable" && running.label(inUse: true) == "in use")
     }
 }
 

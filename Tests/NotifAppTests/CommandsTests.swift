@@ -138,8 +138,9 @@ import Testing
         let run = commands(fixture, captured)
         #expect(run.status(json: false) == .success)
         #expect(captured.out.contains("off (09:00 daily when on)"), "\(captured.out)")
-        // Each scheduler in the chooser's words (not the JSON's ready, waiting, unusable).
-        #expect(captured.out.contains("  embedded") && captured.out.contains("not usable: fires only while `notif daemon` runs"), "\(captured.out)")
+        // Each scheduler in the chooser's words (not the JSON's ready, waiting, unusable), the
+        // one in use said first.
+        #expect(captured.out.contains("  embedded") && captured.out.contains("in use for this run, cannot fire: fires only while `notif daemon` runs"), "\(captured.out)")
         #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
         captured.out = ""
         #expect(run.status(json: true) == .success)
@@ -163,6 +164,21 @@ import Testing
         for member in members {
             #expect(help.contains(member.key + " ") || help.contains(member.key + ",") || help.contains(member.key + ")"), "status --help does not name \(member.key)")
         }
+    }
+
+    /// A reminder on a scheduler that is not running yet (here `notif daemon`, which its
+    /// autostart entry starts at the next login): its time says what it waits for (trial 38).
+    @Test func theNextReminderOnASchedulerNotRunningYetSaysWhatItWaitsFor() throws {
+        var fixture = AppFixture()
+        fixture.probe = SchedulerProbe(systemdUserManagerRunning: false, cronDaemonRunning: false, crontabProblem: nil, embeddedAutostart: true)
+        let captured = CapturedOutput()
+        let run = commands(fixture, captured)
+        #expect(run.permission("allow") == .success && run.set(tips, "on") == .success)
+        captured.out = ""
+        #expect(run.status(json: false) == .success)
+        let next = captured.out.split(separator: "\n").first { $0.hasPrefix("Next reminder:") } ?? ""
+        #expect(next.hasSuffix(", once `notif daemon` starts at your next desktop login"), "\(captured.out)")
+        #expect(captured.out.contains("in use for this run, not running yet: "), "\(captured.out)")
     }
 
     @Test func deliveringAnUnknownReminderIsBadUsage() {

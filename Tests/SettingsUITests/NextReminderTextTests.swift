@@ -21,6 +21,18 @@ import TestSupport
         #expect(NextReminderText.describe(Self.wanted(), Self.installed) == "Mon 30 Nov 09:00")
     }
 
+    /// On a scheduler that is not running yet (cron stopped), the time says what it waits for, on
+    /// the same line (trial 38); another scheduler's state does not.
+    @Test func aTimeOnASchedulerNotRunningYetSaysWhatItWaitsFor() {
+        var status = Self.installed
+        status.options = [SchedulerUsability(choice: .cron, state: .waiting, reason: "the cron daemon is not running; entries fire once it runs",
+                                             once: "once the cron daemon runs"),
+                          SchedulerUsability(choice: .systemd, state: .waiting, reason: "no manager", once: "once your systemd user manager starts")]
+        #expect(NextReminderText.describe(Self.wanted(), status) == "Mon 30 Nov 09:00, once the cron daemon runs")
+        status.options[0] = SchedulerUsability(choice: .cron, state: .ready, reason: "the cron daemon runs")
+        #expect(NextReminderText.describe(Self.wanted(), status) == "Mon 30 Nov 09:00")
+    }
+
     /// While a waiter waits for a notification service, the line says today's is waiting, not tomorrow.
     @Test func aWaitingReminderSaysTodaysIsWaiting() {
         let since = ZoneRules.utc.resolve(LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 30), hour: 9, minute: 2))

@@ -94,7 +94,7 @@ public enum SchedulerDetection {
         if available.contains(.embedded) {
             let why = probe.cronDaemonRunning
                 ? "no systemd user manager runs and cron cannot be used: \(probe.crontabProblem ?? "crontab refused")"
-                : "neither a systemd user manager nor the cron daemon runs; the built-in scheduler fires once `notif daemon` runs"
+                : "neither a systemd user manager nor the cron daemon runs, and `notif daemon`, the built-in scheduler, is the one you can start yourself"
             return SchedulerChoice(kind: .embedded, forced: false, why: why,
                                    warnings: warnings(for: .embedded, probe: probe))
         }

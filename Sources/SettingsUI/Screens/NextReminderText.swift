@@ -40,10 +40,12 @@ public enum NextReminderText {
     static func next(_ next: NextReminder, _ status: SchedulerStatus, unicode: Bool, catalog: NotifCatalog) -> Line {
         switch next {
         case .at(let time, _, let wanted):
+            // A scheduler not running yet (cron stopped, no login yet): what the time waits for.
+            let once = status.options.first { $0.choice.rawValue == status.scheduler?.rawValue }?.once.map { ", " + $0 } ?? ""
             let shown = status.zone.localDateTime(of: time).shortDisplay
             // The entries fire at another time than the wanted one: both, and what brings them together.
-            guard let wanted else { return .time(shown) }
-            return .time(shown + ", not \(status.zone.localDateTime(of: wanted).shortDisplay) (r schedules it then)")
+            guard let wanted else { return .time(shown + once) }
+            return .time(shown + ", not \(status.zone.localDateTime(of: wanted).shortDisplay) (r schedules it then)" + once)
         case .waiting(_, let since):
             return .time(DeliveryLateness.waitingNext(since: since, zone: status.zone))
         case .none(let why):

@@ -34,20 +34,11 @@ enum SchedulerChooser {
         status.options.first { $0.choice == choice }
     }
 
-    /// `usable`, `usable, not running yet`, `not usable`, `notif picks` (auto), `checking…`.
-    /// The scheduler that holds the reminder says `in use` first (`in use for this run` when
-    /// `--scheduler` put it there), then `not running yet` or `cannot fire` when so.
+    /// `notif picks` (auto), `checking…`, or the scheduler's `SchedulerUsability.label`.
     static func rowStatus(_ choice: SchedulerPreference, state: AppState) -> String {
         guard let option = option(choice, in: state.status) else { return state.unicode ? "checking…" : "checking..." }
-        if choice.rawValue == state.status.scheduler?.rawValue {
-            let inUse = state.status.overridden ? "in use for this run" : "in use"
-            switch option.state {
-            case .unusable: return inUse + ", cannot fire"
-            case .waiting: return inUse + ", not running yet"
-            case .ready: return inUse
-            }
-        }
-        return choice == .auto ? "notif picks" : option.state.label
+        if choice == .auto { return "notif picks" }
+        return option.label(inUse: choice.rawValue == state.status.scheduler?.rawValue, forThisRun: state.status.overridden)
     }
 
     static func draw(_ state: AppState, selected: SchedulerPreference, on canvas: inout Canvas) {

@@ -20,28 +20,43 @@ public struct SchedulerUsability: Equatable, Sendable {
             }
         }
 
-        /// `usable`, `usable, not running yet`, `not usable`: as `status` and the page's chooser say it.
-        public var label: String {
-            switch self {
-            case .ready: return "usable"
-            case .waiting: return "usable, not running yet"
-            case .unusable: return "not usable"
-            }
-        }
     }
 
     public var choice: SchedulerPreference
     public var state: State
     public var reason: String
+    /// When it is `waiting`, what its entries wait for, to follow their time
+    /// (`once the cron daemon runs`).
+    public var once: String?
 
-    public init(choice: SchedulerPreference, state: State, reason: String) {
+    public init(choice: SchedulerPreference, state: State, reason: String, once: String? = nil) {
         self.choice = choice
         self.state = state
         self.reason = reason
+        self.once = once
     }
 
-    public init(kind: SchedulerKind, state: State, reason: String) {
-        self.init(choice: SchedulerPreference(kind), state: state, reason: reason)
+    public init(kind: SchedulerKind, state: State, reason: String, once: String? = nil) {
+        self.init(choice: SchedulerPreference(kind), state: state, reason: reason, once: once)
+    }
+
+    /// How `status` and the page's chooser name its state: `usable`, `usable, not running yet`,
+    /// `not usable`; for the scheduler holding the reminder, `in use` first (`in use for this
+    /// run` when an override put it there), then `not running yet` or `cannot fire` when so.
+    public func label(inUse: Bool, forThisRun: Bool = false) -> String {
+        guard inUse else {
+            switch state {
+            case .ready: return "usable"
+            case .waiting: return "usable, not running yet"
+            case .unusable: return "not usable"
+            }
+        }
+        let words = forThisRun ? "in use for this run" : "in use"
+        switch state {
+        case .ready: return words
+        case .waiting: return words + ", not running yet"
+        case .unusable: return words + ", cannot fire"
+        }
     }
 
     /// `auto` keeps entries on a scheduler that can still hold them, even when it is not the one
