@@ -19,7 +19,6 @@ public struct SchedulerUsability: Equatable, Sendable {
             case .unusable: return "unusable"
             }
         }
-
     }
 
     public var choice: SchedulerPreference
