@@ -255,7 +255,7 @@ struct Commands {
         }
         if let notice = outcome.notice { output.warn(notice) }
         // An entry this notif may not write is refused on every retry, whatever the scheduler.
-        let refused = context.executable.flatMap(service.untrusted(program:)) != nil
+        let refused = service.untrustedRun() != nil
         // Scheduler warnings matter only when something should fire.
         if !LocalReminders.plan(outcome.preferences).isEmpty && !refused {
             for warning in outcome.choice.warnings { output.warn(warning) }

@@ -45,7 +45,7 @@ extension Commands {
         }
         // Where this configuration may have no entry at all (its places fail the trust rule), the
         // settings are kept and apply says why it schedules nothing.
-        if context.executable.flatMap(service.untrusted(program:)) == nil {
+        if service.untrustedRun() == nil {
             output.line("Your settings are kept; `notif apply` schedules the reminders again.")
         } else {
             output.line("Your settings are kept.")

@@ -93,15 +93,13 @@ extension CommandLineDeclaration {
         }
         // `--option=` for an option that takes no value, a command notif does not have, or after
         // `--version` (which takes nothing after it): nothing.
-        let aloneGiven = globalOptions.contains { option in
-            Self.alone.contains(option.long) && (before.contains(option.long) || option.short.map(before.contains) == true)
-        }
-        guard !unknown, !valueOnly, !aloneGiven else { return [] }
-        // An option given already, or one that cannot go with one given, is not offered again.
         let given = Set(before.map { $0.prefix { $0 != "=" } }.map(String.init))
+        func isGiven(_ option: OptionDeclaration) -> Bool { given.contains(option.long) || option.short.map(given.contains) == true }
+        guard !unknown, !valueOnly, !globalOptions.contains(where: { Self.alone.contains($0.long) && isGiven($0) }) else { return [] }
+        // An option given already, or one that cannot go with one given, is not offered again.
         let clashing = Set((command?.exclusive ?? []).filter { !given.isDisjoint(with: $0) }.joined())
         let spellings = { (options: [OptionDeclaration]) in
-            options.filter { option in !given.contains(option.long) && !(option.short.map(given.contains) ?? false) && !clashing.contains(option.long) }
+            options.filter { option in !isGiven(option) && !clashing.contains(option.long) }
                 .flatMap { option in CommandLineDeclaration.spellings([option]).map { Offer(word: $0, summary: Self.shortSummary(option.summary)) } }
         }
         if !ended && typed.hasPrefix("-") { return spellings(options()) }
