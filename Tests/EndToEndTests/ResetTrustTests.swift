@@ -142,7 +142,7 @@ import TestSupport
         #expect(reset.stdout.contains("skipped \(gone), since /tmp may be written by every user, mode 1777") || reset.stdout.contains("skipped \(gone), since \(gone)"),
                 "the place B controls is not named: \(reset.stdout)")
         // Not a failure, and said why: apply keeps to the same rule, so no entry of notif's is there.
-        #expect(reset.stdout.contains("notif writes no entry where another user can change it, so it reads and removes nothing there"), "\(reset.stdout)")
+        #expect(reset.stdout.contains("notif writes no entry where another user can change it, so it looks for no entry there"), "\(reset.stdout)")
         for file in aFiles + [regularWants, elsewhere + "/notif/scheduler"] {
             #expect(a.read(file) == "mine\n", "reset removed \(file), which notif did not write:\n\(reset.stdout)")
         }

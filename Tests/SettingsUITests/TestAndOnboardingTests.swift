@@ -106,3 +106,19 @@ import TestSupport
         #expect(s.screen.contains("[x] Tips & Updates       Daily at 09:00"))
     }
 }
+
+/// The wizard's own page says what came of the prompt, so the page it leaves opens with the
+/// welcome, not a stray `Permission: Allow.` under the warnings (trial 37, N8).
+@Suite struct OnboardingNoticeTests {
+    @Test func allowingInTheWizardLeavesTheWelcome() {
+        var s = Script(AppState.start(preferences: NotificationPreferences(), status: .cronFiring, size: TerminalSize(width: 80, height: 24),
+                                      unicode: true, onboarding: true))
+        s.press(.enter, .enter)
+        s.press(.char("a"))
+        s.send(.saved(s.state.preferences))
+        s.press(.enter)
+        #expect(s.state.screen == .page)
+        #expect(s.state.notice?.text.hasPrefix("Welcome!") == true, "\(s.screen)")
+        #expect(!s.screen.contains("Permission: Allow."), "\(s.screen)")
+    }
+}

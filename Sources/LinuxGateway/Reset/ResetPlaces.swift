@@ -104,7 +104,7 @@ struct ResetPlaces {
     private func problem(stateHome: String) -> String? { trust(Posix.join(stateHome, "notif")) }
 
     private func skipped(_ places: [String], _ problem: (String) -> String?) -> [String] {
-        unique(places).compactMap { place in problem(place).map { "skipped \(place), since \($0): notif writes no entry where another user can change it, so it reads and removes nothing there" } }
+        unique(places).compactMap { place in problem(place).map { "skipped \(place), since \($0): notif writes no entry where another user can change it, so it looks for no entry there" } }
     }
 
     /// `tips-and-updates for /home/u/.config/notif/settings.json`; an untagged entry is an earlier notif's.

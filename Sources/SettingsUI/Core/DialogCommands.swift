@@ -42,9 +42,8 @@ extension AppState {
         let changed = permission != preferences.permission
         preferences.permission = permission
         if changed || !unsaved.isEmpty { save([.permission(permission)], effects: &effects) }
-        notice = allow
-            ? Notice("Permission: \(permission.word).")
-            : Notice("Permission: \(permission.word).", warning: true)
+        // In the wizard its own page says what came of it; the page it leads to starts afresh.
+        if onboardingStep == nil { notice = Notice("Permission: \(permission.word).", warning: !allow) }
         if reason == .onboarding { backToTheWizard() }
         if reason == .test {
             if allow { test(effects: &effects) } else { notice = Notice("Test not sent: permission is \(permission.word) (p changes it).", warning: true) }
