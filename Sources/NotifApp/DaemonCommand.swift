@@ -62,8 +62,10 @@ extension Commands {
         // Block the stop signals before anything else, so one sent right after start is not lost.
         let paths = context.paths
         let tz = context.lookup("TZ"), zoneInfo = context.lookup("TZDIR")
-        let sleeper: any DaemonSleeper = EventSleeper(places: { DaemonWatches.places(paths: paths, tz: tz, zoneInfoDirectory: zoneInfo) })
-            ?? SignalSleeper(clock: context.clock)
+        guard let sleeper = EventSleeper(places: { DaemonWatches.places(paths: paths, tz: tz, zoneInfoDirectory: zoneInfo) }) else {
+            output.error("cannot wait for the reminders' time: the kernel refused a timerfd or a signalfd (\(Posix.message(for: errno)))")
+            return .failure
+        }
         let lockPath = context.paths.stateFile(EmbeddedScheduler.daemonLockName)
         let lock: HeldLock
         do {
@@ -87,8 +89,8 @@ extension Commands {
         // Watched for edits: the directory must be there (it is notif's own, 0700).
         try? FileIO.makeDirectory(context.paths.configDirectory)
         output.line("notif daemon: running (pid \(getpid())); SIGTERM or Ctrl-C stops it")
-        if sleeper is SignalSleeper {
-            output.line("notif daemon: this kernel offers no timerfd or inotify to notif; looking at the clock and files every minute instead")
+        if sleeper.blind {
+            output.line("notif daemon: no inotify to be had (fs.inotify.max_user_instances used up?); looking at the files every minute instead")
         }
         if let recorded = service.recordedScheduler(), recorded != .embedded {
             output.line("notif daemon: notif's entries are with \(recorded.rawValue), not the built-in scheduler; `notif set scheduler embedded` moves them here")

@@ -163,3 +163,24 @@ import TestSupport
         #expect(result.end == .clockChanged && result.seconds < 5, "\(result)")
     }
 }
+
+/// In the suite, which runs one at a time: its clock set would cancel this timer too.
+extension EventSleeperTests {
+    /// Without inotify (its instances used up) the sleeper still runs: a nap ends by `blindNap`
+    /// at the latest, however far the wake, so the daemon sees changes by looking; signals count.
+    @Test(.timeLimit(.minutes(5)))
+    func withNoNoticesANapEndsByItsLongestAndSignalsStillCount() throws {
+        let sleeper = try #require(EventSleeper(places: { [] }, notices: nil))
+        #expect(sleeper.blind)
+        sleeper.blindNap = 2
+        // A wake 40 s away, and none at all: each nap ends by 2 s (the first, well before 40 s).
+        let start = Date()
+        #expect(sleeper.nap(until: SystemClock().now().adding(seconds: 40)) == .elapsed)
+        let first = Date().timeIntervalSince(start)
+        #expect(first > 0.5 && first < 30, "a nap of at most 2 s took \(first) s")
+        #expect(sleeper.nap(until: nil) == .elapsed)
+        sleeper.blindNap = 3600
+        raise(SIGHUP)   // to this thread, which blocks it since the sleeper was made
+        #expect(sleeper.nap(until: nil) == .changed)
+    }
+}

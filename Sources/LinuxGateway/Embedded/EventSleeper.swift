@@ -12,9 +12,14 @@ import Storage
 ///   nap ends, so a change made while the caller looks (between two naps) still ends the next;
 /// - a signalfd for SIGTERM and SIGINT (stop) and SIGHUP (wake), blocked from the moment this
 ///   is made, so a signal sent right after start or during a delivery is not lost.
+///
+/// Without inotify (`fs.inotify.max_user_instances` used up) it still runs: no nap then lasts
+/// longer than `blindNap`, so the caller sees changes by looking, within a minute.
 public final class EventSleeper: DaemonSleeper {
     private let timer: Int32
-    private let notices: Inotify
+    private let notices: Inotify?
+    /// The longest nap when there are no change notices.
+    var blindNap: Int64 = 60
     private let signals: Int32
     private let places: () -> [WatchedPlace]
     /// The places watched now, by watch descriptor (places in one directory share one watch).
@@ -26,12 +31,12 @@ public final class EventSleeper: DaemonSleeper {
                                         | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
     static let fileEvents = UInt32(IN_ATTRIB | IN_MODIFY | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_DONT_FOLLOW)
 
-    /// nil when the kernel refuses any of the three descriptors (then the caller falls back to
-    /// `SignalSleeper`); the stop signals are blocked either way.
-    public init?(places: @escaping () -> [WatchedPlace]) {
+    /// nil when the kernel refuses the timer or the signal descriptor; the stop signals are
+    /// blocked either way. `notices` nil: no change notices (see `blind`).
+    public init?(places: @escaping () -> [WatchedPlace], notices: Inotify? = Inotify()) {
         signals = notif_stop_signals_fd()
         timer = notif_realtime_timer_create()
-        guard signals >= 0, timer >= 0, let notices = Inotify() else {
+        guard signals >= 0, timer >= 0 else {
             for fd in [signals, timer] where fd >= 0 { close(fd) }
             return nil
         }
@@ -43,6 +48,9 @@ public final class EventSleeper: DaemonSleeper {
     deinit {
         for fd in [signals, timer] { close(fd) }
     }
+
+    /// No change notices: changes are seen by looking, at least every `blindNap` seconds.
+    public var blind: Bool { notices == nil }
 
     /// The places watched now (for tests and the daemon's log).
     public var watched: [WatchedPlace] { watches.values.flatMap { $0 } }
@@ -61,10 +69,13 @@ public final class EventSleeper: DaemonSleeper {
             return .changed
         }
         // A time before the epoch cannot be armed; such a wake is due at once anyway.
-        _ = notif_realtime_timer_arm(timer, wake.map { max(1, $0.seconds) } ?? -1)
+        var armed = wake.map { max(1, $0.seconds) }
+        if blind { armed = min(armed ?? .max, Int64(time(nil)) + blindNap) }
+        _ = notif_realtime_timer_arm(timer, armed ?? -1)
+        // poll passes over a negative descriptor: with no notices, nothing comes on that one.
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: notices.fd, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: notices?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
             + extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         while true {
             for i in fds.indices { fds[i].revents = 0 }
@@ -96,6 +107,7 @@ public final class EventSleeper: DaemonSleeper {
     /// Adds a watch for every place wanted now (the same directory again is the same watch; a
     /// replaced file gets a new one) and drops the others.
     private func refreshWatches() {
+        guard let notices else { return }
         // Notices already queued are read with the watches they came on, before any is dropped.
         if readNotices() { changedMeanwhile = true }
         var current: [Int32: [WatchedPlace]] = [:]
@@ -111,7 +123,7 @@ public final class EventSleeper: DaemonSleeper {
     /// Reads every pending notice; whether any of them matters.
     private func readNotices() -> Bool {
         var matters = false
-        for notice in notices.read() {
+        for notice in notices?.read() ?? [] {
             if notice.mask & UInt32(IN_Q_OVERFLOW) != 0 { matters = true; continue }
             // A watch this sleeper dropped itself says so; any other notice needs its places.
             guard let places = watches[notice.watch] else { continue }
