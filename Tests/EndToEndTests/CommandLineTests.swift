@@ -49,6 +49,26 @@ import Testing
         #expect(!fine.stderr.contains("TZ="), "\(fine)")
     }
 
+    /// A TZ that names no zone writes no entry (it would show the reminder in UTC): the entry
+    /// written in the person's zone stays as it was, and the run says why, exit 1 (trial 39, D1).
+    @Test func aTZThatNamesNoZoneWritesNoEntry() throws {
+        let sandbox = Sandbox()
+        let env = ["TZ": "Asia/Kolkata", "NOTIF_SCHEDULER": "embedded"]
+        #expect(try sandbox.notif(["permission", "grant"], env).status == 0)
+        #expect(try sandbox.notif(["set", "tips-and-updates", "on"], env).status == 0)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.stateDir + "/embedded")) ?? []
+        let entry = sandbox.stateDir + "/embedded/" + (try #require(names.first { $0.hasPrefix("tips-and-updates") }, "no entry in \(names)"))
+        let before = try String(contentsOfFile: entry, encoding: .utf8)
+        #expect(before.contains("Asia/Kolkata"), "\(before)")
+        for args in [["apply"], ["set", "sound", "bell"]] {
+            let run = try sandbox.notif(args, ["TZ": "Nowhere/Zone", "NOTIF_SCHEDULER": "embedded"])
+            #expect(run.status == 1 && (run.stdout + run.stderr).contains("TZ=Nowhere/Zone is not a time zone notif can find, so notif writes no entry in it: it would show the reminder in UTC"),
+                    "\(args): \(run)")
+            #expect(!run.stdout.contains("scheduled daily"), "\(args): \(run)")
+            #expect(try String(contentsOfFile: entry, encoding: .utf8) == before, "\(args): the entry changed")
+        }
+    }
+
     @Test func overviewAndVersion() throws {
         let sandbox = Sandbox()
         let help = try sandbox.notif(["--help"])

@@ -1,4 +1,5 @@
 import SharedLogic
+import Storage
 
 /// What a scheduled entry runs: notif's own program, checked, and its arguments and environment.
 extension ReminderService {
@@ -6,8 +7,14 @@ extension ReminderService {
     /// --catch-up ID` for runs that may come late (boot, a missed timer), in the zone notif shows
     /// (`TZ` goes with the entry when set). Quiet: a scheduler's job writes nothing to stdout or
     /// stderr (cron mails it); the outcome is in the delivery log. Fails when notif's own program is gone.
+    /// A `TZ` that names no zone is refused: the entry would carry it, and show the reminder in
+    /// UTC, not the person's zone (the entries there stay as they are).
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
-        ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
+        if let tz = context.lookup("TZ"), SystemTimeZone.problem(environment: tz, zoneInfoDirectory: context.lookup("TZDIR")) != nil {
+            throw GatewayError("TZ=\(TerminalText.safe(tz)) is not a time zone notif can find, so notif writes no entry in it: "
+                + "it would show the reminder in UTC; set TZ to a zone such as Europe/Berlin, or unset it for the system zone")
+        }
+        return ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
                        catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id], carryingZone: true),
                        program: try program(), zone: context.zone, zoneVariable: context.lookup("TZ"), home: context.accountHome())
     }
