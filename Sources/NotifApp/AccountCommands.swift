@@ -47,10 +47,7 @@ struct AccountCommands {
         return code
     }
 
-    var presenter: Presenter {
-        let service = account.reminders
-        return Presenter(zone: service.context.zone, clock: service.context.clock, removalHint: service.removalHint)
-    }
+    var presenter: Presenter { Presenter(service: account.reminders) }
 
     /// The saved settings, or nil after saying why they cannot be read.
     private func savedPreferences() -> NotificationPreferences? {

@@ -10,12 +10,7 @@ struct Commands {
     let context: NotifContext
     let output: Output
     var service: ReminderService { ReminderService(context: context) }
-    var presenter: Presenter {
-        let service = self.service
-        let probe = context.probe
-        return Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint, nextFire: service.nextFire,
-                         waiting: service.waitingReminders, cannotFire: { ReminderService.cannotFire(on: $0, probe: probe()) })
-    }
+    var presenter: Presenter { Presenter(service: service) }
     var account: AccountService {
         AccountService(reminders: service, transport: CurlTransport(runner: context.runner), appVersion: NotifVersion.current)
     }

@@ -15,6 +15,21 @@ struct Presenter {
     /// Why a scheduler's entries do not fire on this machine now (`ReminderService.cannotFire`), if so.
     var cannotFire: (SchedulerKind) -> CannotFire? = { _ in nil }
 
+    init(zone: ZoneRules, clock: any WallClock) {
+        self.zone = zone
+        self.clock = clock
+    }
+
+    /// The words of `service`'s run: its zone, clock, next times, waiters and schedulers.
+    init(service: ReminderService) {
+        let context = service.context, probe = context.probe
+        self.init(zone: context.zone, clock: context.clock)
+        removalHint = service.removalHint
+        nextFire = service.nextFire
+        waiting = service.waitingReminders
+        cannotFire = { ReminderService.cannotFire(on: $0, probe: probe()) }
+    }
+
     /// A line when the entries changed scheduler, then one per reminder (and per entry removed
     /// from the scheduler that held them before).
     /// - Parameter onlyFailures: just the lines about what failed (for commands that say the rest their own way).

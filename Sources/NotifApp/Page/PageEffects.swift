@@ -133,8 +133,7 @@ struct PageEffects: Sendable {
     /// that should be gone but may still fire comes first, with how to stop it.
     private func schedulingProblem(in outcome: ApplyOutcome) -> String? {
         guard outcome.choice.kind != nil else { return nil }
-        let presenter = Presenter(zone: context.zone, clock: context.clock, removalHint: service.removalHint)
-        let stillFiring = presenter.stillFiring(outcome)
+        let stillFiring = Presenter(service: service).stillFiring(outcome)
         if !stillFiring.isEmpty { return stillFiring.map { "\($0.title) may still fire: \($0.detail)" }.joined(separator: "; ") }
         let messages = outcome.report.failures.compactMap { item -> String? in
             if case .failed(let message) = item.result { return message }
