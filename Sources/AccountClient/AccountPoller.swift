@@ -89,7 +89,7 @@ public final class AccountPoller {
         let store = account.store
         guard let earlier = store.shownIDs() else {
             try? store.saveShownIDs(Self.remembered(answer: items.map(\.id), earlier: [], shown: ids))
-            log("server history: \(ids.count) earlier notifications noted; new ones will be shown")
+            log("server history: \(ids.count) earlier notification\(ids.count == 1 ? "" : "s") noted; new ones will be shown")
             return
         }
         let shown = Set(earlier)

@@ -22,7 +22,7 @@ extension ServerNotification {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw AccountError(.badResponse, "the server's history is not valid JSON (\(error))")
+            throw AccountError(.badResponse, "the server's history is not valid JSON (\(error.place))")
         }
         let items: [JSONValue]
         switch document {

@@ -196,7 +196,7 @@ public enum NotifCommandLine {
                 the time zone (/etc/localtime or TZ's file), settings.json and the schedule wake it; nothing \
                 else does. At start, after a clock jump and after a zone change it shows a reminder missed \
                 earlier the same day, once. SIGTERM or Ctrl-C stops it (exit 0); SIGHUP makes it look again. \
-                Only one runs per user: a second one exits 1.
+                One runs per configuration (its state directory): a second one for the same one exits 1.
 
                 Without a desktop, start it from a login script, e.g. in ~/.profile:
 

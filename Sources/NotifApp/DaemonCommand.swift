@@ -71,7 +71,7 @@ extension Commands {
         do {
             try FileIO.makeDirectory(context.paths.stateDirectory)
             guard let held = try takeLock(lockPath) else {
-                output.error("notif daemon is already running for this user (it holds \(lockPath)); this one exits and changes nothing")
+                output.error("notif daemon is already running for this configuration (it holds \(lockPath)); this one exits and changes nothing")
                 return .failure
             }
             lock = held

@@ -97,4 +97,15 @@ import SharedLogic
     func garbageIsRefused(text: String) {
         #expect(throws: AccountError.self) { try ServerNotification.list(from: Array(text.utf8)) }
     }
+
+    /// Bytes that are no JSON are said by place, without the settings file's fix: the person has
+    /// no file of the server's to restore (trial 39, R1).
+    @Test func garbageIsSaidByPlaceWithoutAFileToFix() {
+        do {
+            _ = try ServerNotification.list(from: [0, 1, 2])
+            Issue.record("no error")
+        } catch {
+            #expect(error.message == "the server's history is not valid JSON (line 1, column 1: a NUL byte)", "\(error.message)")
+        }
+    }
 }

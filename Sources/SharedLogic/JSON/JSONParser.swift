@@ -6,7 +6,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     public let fix: String
     public let line: Int
     public let column: Int
-    public var description: String { "line \(line), column \(column): \(message) — \(fix)" }
+    public var description: String { "\(place) — \(fix)" }
+    /// Where and what, without the fix (which speaks of a file the person can edit).
+    public var place: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes: no comments, no trailing commas, no duplicate keys,
