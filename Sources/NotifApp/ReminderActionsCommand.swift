@@ -86,9 +86,9 @@ extension Commands {
         case .timedOut: shown.bus.close(shown.id, deadline: SystemClock.monotonicNow() + 5)   // unanswered for too long: take it away
         case .serviceLeft(let why):
             // Not closed: a new owner of the name does not know this notification's id.
-            record(reminder, .skipped, "The waiter for the buttons ended: \(why) before a button was pressed")
+            record(reminder, .skipped, "the waiter for the buttons ended: \(why) before a button was pressed")
         case .busEnded(let why):
-            record(reminder, .skipped, "The waiter for the buttons ended: its session bus connection ended (\(why)) before a button was pressed")
+            record(reminder, .skipped, "the waiter for the buttons ended: its session bus connection ended (\(why)) before a button was pressed")
         case .action, .closed: break
         }
     }

@@ -42,7 +42,7 @@ extension ReminderActionsTests {
         #expect(waitUntil(30) { Waiters.find(DetachedActionWaiterName.command, uid: user.uid).isEmpty }, "the waiter outlived dunst")
         #expect(try busOwner(of: "org.freedesktop.DBus", onBus: session.busAddress, as: user) != nil, "the bus ended too: not the case under test")
         let history = try user.run([binary, "history"], env)
-        #expect(history.stdout.contains("tips-and-updates  skipped (button): The waiter for the buttons ended: the notification service (:1.")
+        #expect(history.stdout.contains("tips-and-updates  skipped (button): the waiter for the buttons ended: the notification service (:1.")
                 && history.stdout.contains(") left the session bus before a button was pressed"), "\(history)")
         withExtendedLifetime((display, session)) {}
     }
@@ -59,7 +59,7 @@ extension ReminderActionsTests {
         let second = try FakeNotificationService(config: ["replace": true], bus: first.busAddress)
         #expect(waitUntil(30) { waiters(sandbox).isEmpty }, "the waiter stayed after another service took the name over")
         let line = try endOfWait(sandbox, env)
-        #expect(line.contains("The waiter for the buttons ended: another notification service (:1.")
+        #expect(line.contains("the waiter for the buttons ended: another notification service (:1.")
                 && line.contains(") took org.freedesktop.Notifications over from the one that showed it (:1."), "\(line)")
         // The new service was not asked to close a notification it never showed (its ids are its own).
         #expect(second.closed().isEmpty && first.closed().isEmpty, "\(second.closed()) \(first.closed())")
@@ -79,7 +79,7 @@ extension ReminderActionsTests {
         #expect(leaving.notifications().count == 1 && base.notifications().isEmpty)
         #expect(waitUntil(30) { waiters(sandbox).isEmpty }, "the waiter stayed after the service left")
         let line = try endOfWait(sandbox, env)
-        #expect(line.contains("The waiter for the buttons ended: the notification service (:1.") && line.contains(") left the session bus"), "\(line)")
+        #expect(line.contains("the waiter for the buttons ended: the notification service (:1.") && line.contains(") left the session bus"), "\(line)")
         #expect(try busOwner(of: Self.service, onBus: base.busAddress) == nil, "someone still serves the name")
         withExtendedLifetime((base, leaving)) {}
     }
@@ -95,7 +95,7 @@ extension ReminderActionsTests {
         #expect(kill(bus, SIGKILL) == 0)
         #expect(waitUntil(30) { waiters(sandbox).isEmpty }, "the waiter outlived its bus")
         let line = try endOfWait(sandbox, env)
-        #expect(line.contains("The waiter for the buttons ended: its session bus connection ended (") && line.contains(") before a button was pressed"), "\(line)")
+        #expect(line.contains("the waiter for the buttons ended: its session bus connection ended (") && line.contains(") before a button was pressed"), "\(line)")
         withExtendedLifetime(service) {}
     }
 }
