@@ -354,7 +354,8 @@ public enum NotifCommandLine {
         ("XDG_CONFIG_HOME, XDG_STATE_HOME, TZ, NO_COLOR, ESCDELAY", """
             as usual; relative XDG values are ignored. Scheduled entries carry absolute XDG directories, a \
             HOME other than the password database's and TZ, so they read the same files and the reminder \
-            comes at \(reminderTime) in your zone whatever zone the scheduler runs in
+            comes at \(reminderTime) in your zone whatever zone the scheduler runs in. A TZ that names no zone \
+            writes no entry: it would bring the reminder in UTC
             """),
     ]
 

@@ -118,8 +118,10 @@ struct DaemonFixture {
     }
 
     /// An entry written with TZ set keeps that zone: a daemon started in another zone (at a
-    /// login without that TZ, say) still shows the reminder at 09:00 in the entry's zone.
-    @Test func anEntryWrittenWithTZFiresAtNineInThatZone() throws {
+    /// login without that TZ, or with another: trial 40, D1) still shows the reminder at 09:00
+    /// in the entry's zone, and its own reconcile writes it in that zone too.
+    @Test(arguments: [nil, "America/St_Johns"])
+    func anEntryWrittenWithTZFiresAtNineInThatZone(daemonTZ: String?) throws {
         var daemon = try DaemonFixture(start: "2026-11-30T20:00:00+05:30", zone: "Europe/Berlin")
         daemon.fixture.environment["TZ"] = "Asia/Kolkata"
         daemon.fixture.zone = systemZone("Asia/Kolkata")
@@ -129,11 +131,13 @@ struct DaemonFixture {
         let key = "tips-and-updates." + daemon.fixture.service.context.configuration.tag
         // The entry began with the fixture's first apply, in Berlin (20:00 in Kolkata); rewritten for TZ, it keeps that.
         #expect(daemon.fixture.service.context.state.entrySince()[key]?.text == "2026-11-30T15:30:00+01:00")
-        daemon.fixture.environment["TZ"] = nil
+        daemon.fixture.environment["TZ"] = daemonTZ
         daemon.run(until: "2026-12-02T12:00:00+05:30")
         // At its start (20:00 there) nothing was missed (the entry was written at 20:00), then
         // 09:00 each day, in Kolkata.
         #expect(try daemon.delivered().map(\.time) == ["2026-12-01T09:00:00+05:30", "2026-12-02T09:00:00+05:30"])
+        #expect(try EmbeddedScheduler(paths: daemon.fixture.scratch.paths, owner: daemon.fixture.service.context.configuration).entries().map(\.zone)
+            == ["Asia/Kolkata"])
     }
 
     /// Turned on at 14:00: a daemon started then (or at a login, or after a clock jump or a zone

@@ -144,13 +144,14 @@ public final class EmbeddedDaemon {
         let stamp = try? FileStatus.of(settingsFile)
         if let known = settingsStamp, known == stamp { return false }
         settingsStamp = .some(stamp)
-        // A daemon started without the TZ the entries were written with (at a login, say) keeps
-        // their zone: it reconciles as the run that wrote them would.
+        // The daemon never moves the reminder to another zone: whatever TZ it was started with
+        // (at a login without one, say, or in a shell with another), it reconciles as the run
+        // that wrote its entries did, in their zone (their TZ, or none: the system zone).
         var reconciling = context
-        if context.lookup("TZ") == nil, let zone = entries().compactMap(\.zone).first {
-            let lookup = context.lookup
+        if let written = entries().first {
+            let zone = written.zone, lookup = context.lookup
             reconciling.lookup = { $0 == "TZ" ? zone : lookup($0) }
-            reconciling.zone = SystemTimeZone.current(environment: zone)
+            reconciling.zone = zone.map { SystemTimeZone.current(environment: $0) } ?? context.systemZone
         }
         let service = ReminderService(context: reconciling)
         guard service.recordedScheduler() == .embedded else { return false }
