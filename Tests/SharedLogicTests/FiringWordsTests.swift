@@ -57,6 +57,8 @@ import SharedLogic
 
     @Test(arguments: [
         (EntryFiring(.embedded(time: nine, weekday: nil, zone: "Asia/Kolkata")), "notif daemon at 09:00 in Asia/Kolkata"),
+        // Written with TZ empty, which is UTC (trial 40, D4).
+        (EntryFiring(.embedded(time: nine, weekday: nil, zone: "")), "notif daemon at 09:00 in UTC"),
         (EntryFiring(.embedded(time: time(10, 0), weekday: .monday, zone: nil)),
          "notif daemon on Mondays at 10:00 in the daemon's zone (its TZ, else the system zone)"),
         (EntryFiring(.embedded(time: nine, weekday: nil, zone: "EST5EDT"), earlierNotif: true),

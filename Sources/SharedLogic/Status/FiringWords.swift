@@ -36,7 +36,7 @@ public enum FiringWords {
             return text
         case .embedded(let time, let weekday, let zone):
             return "notif daemon \(weekday.map { "on \($0.name)s " } ?? "")at \(time) "
-                + (zone.map { "in \($0)" } ?? "in the daemon's zone (its TZ, else the system zone)")
+                + (zone.map { "in \($0.isEmpty ? "UTC" : $0)" } ?? "in the daemon's zone (its TZ, else the system zone)")   // TZ empty is UTC
                 + (firing.earlierNotif ? "; an entry of an earlier notif, \(replacedByApply)" : "")
         }
     }
