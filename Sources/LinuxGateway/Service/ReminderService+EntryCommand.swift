@@ -12,7 +12,7 @@ extension ReminderService {
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
         if let tz = context.lookup("TZ"), SystemTimeZone.problem(environment: tz, zoneInfoDirectory: context.lookup("TZDIR")) != nil {
             throw GatewayError("TZ=\(TerminalText.safe(tz)) is not a time zone notif can find, so notif writes no entry in it: "
-                + "it would show the reminder in UTC; set TZ to a zone such as Europe/Berlin, or unset it for the system zone")
+                + "it would show the reminder in UTC; an entry already there stays as it was; set TZ to a zone such as Europe/Berlin, or unset it for the system zone")
         }
         return ScheduledEntry(reminder: reminder, command: try command(["deliver", "--quiet", reminder.id], carryingZone: true),
                        catchUpCommand: try command(["deliver", "--quiet", "--catch-up", reminder.id], carryingZone: true),
