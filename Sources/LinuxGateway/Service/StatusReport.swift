@@ -123,6 +123,8 @@ extension ReminderService {
         var read = choice.kind
         var heldElsewhere: [String: String]?
         var cannotWrite: String?
+        // The running daemon's zone, for built-in entries written without one.
+        var daemonZone: String?
         if let holder = placed?.holder, holder != choice.kind, let gateway = gateway(for: holder),
            let found = try? gateway.installed(), !found.isEmpty {
             read = holder
@@ -144,8 +146,7 @@ extension ReminderService {
                 }
                 var typed: [String: InstalledEntry] = [:]
                 let delivered = context.state.lastDelivered()
-                // Asked once: the running daemon's zone, for built-in entries written without one.
-                let daemonZone = kind == .embedded ? runningDaemonZone() : nil
+                daemonZone = kind == .embedded ? runningDaemonZone() : nil   // asked once
                 for (id, text) in found {
                     var entry = gateway.entry(id, installed: text, userZone: context.zone)
                     entry.programRunnable = entry.program.map(context.isExecutable) ?? true
@@ -181,7 +182,14 @@ extension ReminderService {
         let status = ReminderStatus.compute(settingsProblem == nil ? preferences : nil, facts: facts, unreadable: unreadable,
                                             nextFire: nextFire(), reminders: reminders)
         if case .at(_, _, let wanted?) = status.next {
-            warnings.append("the installed entry shows the reminder at another time than \(context.zone.localDateTime(of: wanted).shortDisplay) in \(context.zone.name) (it was written for another zone): `notif apply` brings them together")
+            let shown = "the installed entry shows the reminder at another time than \(context.zone.localDateTime(of: wanted).shortDisplay) in \(context.zone.name)"
+            // With no TZ here, apply writes the entry without one again: the daemon's TZ is the cause (trial 40, D5).
+            if let daemonZone, context.lookup("TZ") == nil, entries?.values.contains(where: { $0.zoneVariable == nil }) == true {
+                warnings.append("\(shown): `notif daemon` runs with TZ=\(TerminalText.safe(daemonZone)), and the entry, written without TZ, fires in that zone; "
+                    + "start `notif daemon` without TZ, or run `notif apply` with TZ set to your zone")
+            } else {
+                warnings.append("\(shown) (it was written for another zone): `notif apply` brings them together")
+            }
         }
         let (shown, attempt) = lastRecords()
         var report = StatusReport(
