@@ -61,6 +61,9 @@ struct SettingsEditor {
             switch run.ending {
             case .exited(0):
                 break
+            case .exited(127):
+                // The shell that runs it says 127 for a command it cannot find (trial 40, R5).
+                return giveUp(copy, start: start, "the editor (\(editor.name)) exited with status 127: the shell could not find it")
             case .exited(let code):
                 return giveUp(copy, start: start, "the editor (\(editor.name)) exited with status \(code)")
             case .signalled(let signal):

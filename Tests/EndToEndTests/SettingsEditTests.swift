@@ -74,6 +74,10 @@ import TestSupport
         #expect(failed.status == 1 && failed.stderr.contains("exited with status 3: settings.json was not changed; your edit is kept in "), "\(failed)")
         let kept = try #require(failed.stderr.components(separatedBy: "your edit is kept in ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(sandbox.read(kept) == "{}\n" && permissions(kept) == 0o600)
+        // An editor that is not there: the shell's 127, said in words (trial 40, R5).
+        let missing = try sandbox.notif(["edit"], ["EDITOR": "/nonexistent/editor"])
+        #expect(missing.status == 1 && missing.stderr.contains("the editor (/nonexistent/editor) exited with status 127: the shell could not find it"), "\(missing)")
+        #expect(sandbox.read(sandbox.settingsPath) == Self.start)
         #expect(sandbox.read(sandbox.settingsPath) == Self.start)
         // settings.json changed by someone else while the editor ran: not overwritten.
         let raced = try sandbox.notif(["edit"], ["EDITOR": "sh -c 'sed -i s/default/bell/ \"$1\"; sed -i s/default/chime/ \"$0\"' \(sandbox.settingsPath)"])
