@@ -103,12 +103,9 @@ struct Commands {
         let zone = context.zone
         func when(_ time: Instant) -> String { "\(time.shortDisplay(in: zone)) (\(ISO8601.format(time, in: zone)))" }
         // Today's, owed: said before the next run, which is tomorrow's.
+        let waits = report.waitingSince != nil ? ": it is sent as soon as one comes, until the day ends" : ""
         rows.append(("Next reminder", (report.reminders.owedWords ?? "")
-            + (report.nextReminder.map { next in
-                when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
-                    + (report.schedulers.first { $0.choice.rawValue == report.reminders.scheduler?.rawValue }?.once.map { ", " + $0 } ?? "")
-            } ?? report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) + ": it is sent as soon as one comes, until the day ends" }
-              ?? "none — \(report.noReminderReason ?? "nothing planned")")))
+            + (Presenter.next(report, zone: zone, when: when).map { $0 + waits } ?? "none — \(report.noReminderReason ?? "nothing planned")")))
         rows.append(("Last delivery", report.lastDelivery.map(presenter.recordLine) ?? "none yet"))
         if let attempt = report.lastAttempt {
             rows.append(("Last attempt", presenter.recordLine(attempt) + service.waiterGone(attempt, waiting: report.waiting, on: report.reminders.scheduler)))

@@ -4,30 +4,31 @@ import SharedLogic
 /// Turns apply, delivery and status results into the lines people read.
 struct Presenter {
     let zone: ZoneRules
-    let clock: any WallClock
     /// How to stop an entry notif could not remove from a scheduler (`ReminderService.removalHint`).
     var removalHint: (SchedulerKind, String?) -> String = { _, _ in "fix that and run `notif apply`" }
-    /// When each reminder next fires and is shown (`ReminderService.nextFire`), by id.
-    var nextFire: () -> [String: Instant] = { [:] }
-    /// Reminders whose waiter waits now for a notification service, with since when
-    /// (`ReminderService.waitingReminders`): today's comes next, not the next run.
-    var waiting: () -> [String: Instant] = { [:] }
-    /// Why a scheduler's entries do not fire on this machine now (`ReminderService.cannotFire`), if so.
-    var cannotFire: (SchedulerKind) -> CannotFire? = { _ in nil }
+    /// The one status, read after the change (`ReminderService.status`): what comes next, as
+    /// `notif status` and the page say it. nil: nothing is said of the next one.
+    var status: () -> StatusReport? = { nil }
 
-    init(zone: ZoneRules, clock: any WallClock) {
+    init(zone: ZoneRules) {
         self.zone = zone
-        self.clock = clock
     }
 
-    /// The words of `service`'s run: its zone, clock, next times, waiters and schedulers.
+    /// The words of `service`'s run: its zone, and its status.
     init(service: ReminderService) {
-        let context = service.context, probe = context.probe
-        self.init(zone: context.zone, clock: context.clock)
+        self.init(zone: service.context.zone)
         removalHint = service.removalHint
-        nextFire = service.nextFire
-        waiting = service.waitingReminders
-        cannotFire = { ReminderService.cannotFire(on: $0, probe: probe()) }
+        status = { service.status() }
+    }
+
+    /// What comes next in `report`, in words: its time (with the wanted one when the entries
+    /// fire at another, and what the scheduler waits for), or today's wait; nil when none comes.
+    static func next(_ report: StatusReport, zone: ZoneRules, when: (Instant) -> String) -> String? {
+        if let next = report.nextReminder {
+            return when(next) + (report.wantedReminder.map { ", not the wanted \(when($0))" } ?? "")
+                + (report.schedulers.first { $0.choice.rawValue == report.reminders.scheduler?.rawValue }?.once.map { ", " + $0 } ?? "")
+        }
+        return report.waitingSince.map { DeliveryLateness.waitingNext(since: $0, zone: zone) }
     }
 
     /// A line when the entries changed scheduler, then one per reminder (and per entry removed
@@ -46,11 +47,12 @@ struct Presenter {
         }
         lines += stillFiring(outcome).map { "\($0.title): may still fire: \($0.detail)" }
         let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
-        let idle = outcome.choice.kind.flatMap(cannotFire)
+        // Read once, after the change, and only when a line says what comes next.
+        let report = outcome.report.outcomes.contains { [.installed, .unchanged].contains($0.result) } ? status() : nil
         for item in outcome.report.outcomes where !(item.isFailure && !planned.contains(item.id) && outcome.choice.kind != nil) {
             if onlyFailures && !item.isFailure { continue }
             let reminder = LocalReminders.reminder(id: item.id)
-            lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences, cannotFire: idle))")
+            lines.append("\(reminder?.title ?? item.id): \(describe(item.result, reminder: reminder, scheduler: scheduler, preferences: outcome.preferences, report: report))")
         }
         return lines
     }
@@ -90,16 +92,15 @@ struct Presenter {
         return result
     }
 
-    /// - Parameter cannotFire: why the scheduler's entries do not fire now: said in place of the next time.
+    /// - Parameter report: the status after the change: what comes next (or why the entries
+    ///   cannot fire), said after a scheduled reminder.
     func describe(_ result: ReminderResult, reminder: LocalReminder?, scheduler: String, preferences: NotificationPreferences,
-                  cannotFire: CannotFire? = nil) -> String {
+                  report: StatusReport? = nil) -> String {
         let when = reminder.map(\.schedule) ?? "its entry"
         var next: String {
-            if let cannotFire { return "; it cannot fire yet: " + StatusWords.cannotFire(cannotFire) }
-            return reminder.map { reminder in
-                if let since = waiting()[reminder.id] { return "; next " + DeliveryLateness.waitingNext(since: since, zone: zone) }
-                return "; next " + (nextFire()[reminder.id] ?? ReminderClock.nextFire(of: reminder, after: clock.now(), in: zone)).shortDisplay(in: zone)
-            } ?? ""
+            guard reminder != nil, let report else { return "" }
+            if case .none(.cannotFire(let why)) = report.reminders.next { return "; it cannot fire yet: " + StatusWords.cannotFire(why) }
+            return Self.next(report, zone: zone) { $0.shortDisplay(in: zone) }.map { "; next " + $0 } ?? ""
         }
         switch result {
         case .installed: return "scheduled \(when) with \(scheduler)\(next)"

@@ -5,8 +5,18 @@ import Testing
 
 @Suite struct PresenterTests {
     /// Monday 30 November 2026, 12:00 UTC.
-    let presenter = Presenter(zone: .utc, clock: FixedClock(instant: Instant(seconds: 1_796_040_000)))
+    let presenter = Presenter(zone: .utc)
     let tips = LocalReminders.tipsAndUpdates
+    /// Tuesday 1 December 2026, 09:00 UTC: the next one.
+    let nine = Instant(seconds: 1_796_115_600)
+
+    /// The status after the change, as `ReminderService.status` makes it: its entry installed on `scheduler`.
+    func report(_ scheduler: SchedulerKind, cannotFire: CannotFire? = nil, waiting: [String: Instant] = [:]) -> StatusReport {
+        let facts = SchedulerFacts(scheduler: scheduler, entries: [tips.id: InstalledEntry(id: tips.id, current: true)],
+                                   schedulerCannotFire: cannotFire, waiting: waiting)
+        return StatusReport(preferences: allowed, choice: SchedulerChoice(kind: scheduler, forced: false), schedulerState: nil,
+                            reminders: .compute(allowed, facts: facts, nextFire: [tips.id: nine]), lastDelivery: nil, warnings: [], schedulers: [])
+    }
 
     var allowed: NotificationPreferences {
         var preferences = NotificationPreferences()
@@ -27,19 +37,22 @@ import Testing
     }
 
     @Test func scheduledRemindersNameTheSchedulerAndTheNextFiring() {
-        #expect(presenter.describe(.installed, reminder: tips, scheduler: "cron", preferences: allowed)
+        #expect(presenter.describe(.installed, reminder: tips, scheduler: "cron", preferences: allowed, report: report(.cron))
             == "scheduled \(tips.schedule) with cron; next Tue 1 Dec 09:00")
-        #expect(presenter.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: allowed)
+        #expect(presenter.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: allowed, report: report(.systemd))
             == "scheduled \(tips.schedule) with systemd (unchanged); next Tue 1 Dec 09:00")
+        // Entries that cannot fire say so in place of a time, as status does.
+        #expect(presenter.describe(.installed, reminder: tips, scheduler: "embedded", preferences: allowed,
+                                   report: report(.embedded, cannotFire: .daemonNotRunning))
+            .hasPrefix("scheduled \(tips.schedule) with embedded; it cannot fire yet: built-in entries fire only while"))
         #expect(presenter.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: NotificationPreferences())
             == "off, nothing scheduled")
     }
 
     /// While today's waits for a notification service, that comes next, not tomorrow's 09:00.
     @Test func aWaitingReminderIsTheNextOne() {
-        var waiting = presenter
-        waiting.waiting = { ["tips-and-updates": Instant(seconds: 1_796_029_320)] }   // 09:02 UTC
-        #expect(waiting.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: allowed)
+        let waiting = report(.systemd, waiting: [tips.id: Instant(seconds: 1_796_029_320)])   // 09:02 UTC
+        #expect(presenter.describe(.unchanged, reminder: tips, scheduler: "systemd", preferences: allowed, report: waiting)
             == "scheduled \(tips.schedule) with systemd (unchanged); next today's, waiting since 09:02 for a notification service")
     }
 
