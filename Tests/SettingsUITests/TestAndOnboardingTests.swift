@@ -56,6 +56,7 @@ import TestSupport
                                       unicode: true, onboarding: true))
         s.press(.enter)
         #expect(s.screen.contains("Next reminder: none — cannot fire: notif daemon is not running"), "\(s.screen)")
+        #expect(s.screen.contains("the keys named above work there"), "\(s.screen)")
     }
 
     /// Tips & Updates turned on before the first page (`notif set tips-and-updates on`): the

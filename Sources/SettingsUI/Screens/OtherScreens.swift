@@ -51,7 +51,8 @@ enum OnboardingScreen {
             text = [
                 "\(offered.title) is on: a \(offered.recurrence.adjective) reminder at \(offered.time), your local time.",
                 "Next reminder: " + NextReminderText.describe(state.preferences, state.status, unicode: state.unicode),
-                "You can change it, and every other setting, on the Notifications page.",
+                // The keys the line names are the page's: say where they work (trial 40, R1).
+                "You can change it, and every other setting, on the Notifications page; the keys named above work there.",
             ]
         case .guestReminders:
             text = NotifCatalog.standard.reminders.map { reminder in
