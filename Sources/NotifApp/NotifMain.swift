@@ -92,7 +92,7 @@ public enum NotifMain {
         }
         let commands = Commands(context: context, output: output)
         // A TZ that names no zone means UTC (as glibc does): said, never passed off as the person's zone.
-        let zoneProblem = SystemTimeZone.problem(environment: context.lookup("TZ"))
+        let zoneProblem = context.zoneProblem
         guard let parsed else {
             return PageShell(service: commands.service, account: commands.account, output: output, zoneProblem: zoneProblem).run(.page)
         }

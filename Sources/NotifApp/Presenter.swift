@@ -48,7 +48,7 @@ struct Presenter {
         lines += stillFiring(outcome).map { "\($0.title): may still fire: \($0.detail)" }
         let planned = Set(LocalReminders.plan(outcome.preferences).map(\.id))
         // Read once, after the change, and only when a line says what comes next.
-        let report = outcome.report.outcomes.contains { [.installed, .unchanged].contains($0.result) } ? status() : nil
+        let report = !onlyFailures && outcome.report.outcomes.contains { [.installed, .unchanged].contains($0.result) } ? status() : nil
         for item in outcome.report.outcomes where !(item.isFailure && !planned.contains(item.id) && outcome.choice.kind != nil) {
             if onlyFailures && !item.isFailure { continue }
             let reminder = LocalReminders.reminder(id: item.id)

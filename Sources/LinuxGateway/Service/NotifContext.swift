@@ -14,6 +14,9 @@ public struct NotifContext: Sendable {
     private var zoneSource: Lazy<ZoneRules>
     /// The system zone (/etc/localtime, whatever `TZ` says): the zone cron and a systemd user
     /// manager run jobs in. Read the first time it is needed.
+    /// Why `TZ` names no zone (times are then UTC), found as `zone` is; nil when it names one or is unset.
+    public var zoneProblem: String? { SystemTimeZone.problem(environment: lookup("TZ")) }
+
     public var systemZone: ZoneRules {
         get { systemZoneSource.value }
         set { systemZoneSource = Lazy(newValue) }

@@ -1,5 +1,4 @@
 import SharedLogic
-import Storage
 
 /// What a scheduled entry runs: notif's own program, checked, and its arguments and environment.
 extension ReminderService {
@@ -10,7 +9,7 @@ extension ReminderService {
     /// A `TZ` that names no zone is refused: the entry would carry it, and show the reminder in
     /// UTC, not the person's zone (the entries there stay as they are).
     public func entry(for reminder: LocalReminder) throws(GatewayError) -> ScheduledEntry {
-        if let tz = context.lookup("TZ"), SystemTimeZone.problem(environment: tz, zoneInfoDirectory: context.lookup("TZDIR")) != nil {
+        if context.zoneProblem != nil, let tz = context.lookup("TZ") {
             throw GatewayError("TZ=\(TerminalText.safe(tz)) is not a time zone notif can find, so notif writes no entry in it: "
                 + "it would show the reminder in UTC; an entry already there stays as it was; set TZ to a zone such as Europe/Berlin, or unset it for the system zone")
         }
